@@ -1,0 +1,12 @@
+/* Client configuration: a dict and/or keyword arguments to rd_kafka_conf_t. */
+#ifndef CFL_CONF_H
+#define CFL_CONF_H
+#include "handle.h"
+
+/* Build the librdkafka configuration for `h` (whose kind is set) from the constructor's
+ * arguments `(conf=None, **kwargs)`. Python-only keys are stored on the handle and the matching
+ * librdkafka callbacks registered. Returns NULL with TypeError (wrong Python types) or
+ * KafkaException(_INVALID_ARG) (a key or value librdkafka refuses) set. */
+rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObject *kwargs);
+
+#endif

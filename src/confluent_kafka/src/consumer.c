@@ -1,0 +1,758 @@
+/* Consumer. */
+#include "consumer.h"
+
+#include "conf.h"
+#include "error.h"
+#include "message.h"
+#include "topic_partition.h"
+
+#define CFL_CONSUME_MAX 1000000
+
+/* ---- callbacks -------------------------------------------------------------------------- */
+
+static int is_cooperative(rd_kafka_t *rk) {
+    const char *proto = rd_kafka_rebalance_protocol(rk);
+    return proto != NULL && !strcmp(proto, "COOPERATIVE");
+}
+
+/* What librdkafka needs done when the user's callback did not assign by itself. */
+static rd_kafka_error_t *default_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                                           rd_kafka_topic_partition_list_t *partitions) {
+    int assign = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
+    if (is_cooperative(rk))
+        return assign ? rd_kafka_incremental_assign(rk, partitions) : rd_kafka_incremental_unassign(rk, partitions);
+    rd_kafka_resp_err_t e = rd_kafka_assign(rk, assign ? partitions : NULL);
+    return e ? rd_kafka_error_new(e, "%s", rd_kafka_err2str(e)) : NULL;
+}
+
+void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+                               rd_kafka_topic_partition_list_t *partitions, void *opaque) {
+    Handle *h = (Handle *)opaque;
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    h->rebalance_assigned = 0;
+    PyObject *cb = NULL;
+    if (!h->no_callbacks) {
+        if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+            cb = h->on_assign;
+        else
+            cb = rd_kafka_assignment_lost(rk) && h->on_lost ? h->on_lost : h->on_revoke;
+    }
+    if (cb != NULL) {
+        PyObject *parts = cfl_tp_list_from_c(h->st, partitions);
+        PyObject *res = parts ? PyObject_CallFunctionObjArgs(cb, (PyObject *)h, parts, NULL) : NULL;
+        Py_XDECREF(parts);
+        if (res == NULL)
+            cfl_cb_failed(rk, &g, cb);
+        else
+            Py_DECREF(res);
+        if (g.cs != NULL)
+            g.cs->served++;
+    }
+    if (!h->rebalance_assigned) {
+        rd_kafka_error_t *error = default_rebalance(rk, err, partitions);
+        if (error != NULL) {
+            cfl_raise_rd(h->st, error);
+            cfl_cb_failed(rk, &g, NULL);
+        }
+    }
+    cfl_cb_leave(&g);
+}
+
+void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets,
+                            void *opaque) {
+    Handle *h = (Handle *)opaque;
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    if (!h->no_callbacks && h->on_commit != NULL) {
+        PyObject *e = cfl_error_or_none(h->st, err, NULL);
+        PyObject *parts = e ? cfl_tp_list_from_c(h->st, offsets) : NULL;
+        PyObject *res = parts ? PyObject_CallFunctionObjArgs(h->on_commit, e, parts, NULL) : NULL;
+        Py_XDECREF(e);
+        Py_XDECREF(parts);
+        if (res == NULL)
+            cfl_cb_failed(rk, &g, h->on_commit);
+        else
+            Py_DECREF(res);
+        if (g.cs != NULL)
+            g.cs->served++;
+    }
+    cfl_cb_leave(&g);
+}
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+static int check(Handle *self) { return cfl_handle_check(self); }
+
+/* A Message for a fetched record, reusing the previous topic str while the name is the same. */
+static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
+    PyObject *topic = NULL;
+    if (rkm->rkt != NULL) {
+        const char *name = rd_kafka_topic_name(rkm->rkt);
+        const char *last = self->last_topic ? PyUnicode_AsUTF8(self->last_topic) : NULL;
+        if (last == NULL || strcmp(last, name) != 0) {
+            PyObject *t = PyUnicode_FromString(name);
+            if (t == NULL)
+                return NULL;
+            Py_XSETREF(self->last_topic, t);
+        }
+        topic = self->last_topic;
+    }
+    return cfl_message_from_rkm(self->st, rkm, topic);
+}
+
+static PyObject *raise_if(Handle *self, rd_kafka_resp_err_t err) {
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *raise_rd_if(Handle *self, rd_kafka_error_t *error) {
+    if (error != NULL)
+        return cfl_raise_rd(self->st, error);
+    Py_RETURN_NONE;
+}
+
+/* Call fn(rk, list) on a Python list of TopicPartition; returns fn's error code. */
+typedef rd_kafka_resp_err_t (*parts_fn)(rd_kafka_t *, rd_kafka_topic_partition_list_t *);
+
+static PyObject *with_parts(Handle *self, PyObject *partitions, const char *what, parts_fn fn) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, what);
+    if (c == NULL)
+        return NULL;
+    rd_kafka_resp_err_t err = fn(self->rk, c);
+    rd_kafka_topic_partition_list_destroy(c);
+    return raise_if(self, err);
+}
+
+/* ---- subscribe / assign ----------------------------------------------------------------- */
+
+static void set_rebalance_cb(PyObject **slot, PyObject *v) {
+    Py_XSETREF(*slot, v != NULL && v != Py_None ? Py_NewRef(v) : NULL);
+}
+
+static PyObject *Consumer_subscribe(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"topics", "on_assign", "on_revoke", "on_lost", NULL};
+    PyObject *topics, *on_assign = NULL, *on_revoke = NULL, *on_lost = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOO:subscribe", kwlist, &topics, &on_assign, &on_revoke,
+                                     &on_lost) ||
+        check(self) < 0)
+        return NULL;
+    if (!PyList_Check(topics) && !PyTuple_Check(topics)) {
+        PyErr_Format(PyExc_TypeError, "topics must be a list of str, not %.100s", Py_TYPE(topics)->tp_name);
+        return NULL;
+    }
+    PyObject *cbs[3] = {on_assign, on_revoke, on_lost};
+    const char *names[3] = {"on_assign", "on_revoke", "on_lost"};
+    for (int i = 0; i < 3; i++)
+        if (cbs[i] != NULL && cbs[i] != Py_None && !PyCallable_Check(cbs[i])) {
+            PyErr_Format(PyExc_TypeError, "%s must be callable, not %.100s", names[i], Py_TYPE(cbs[i])->tp_name);
+            return NULL;
+        }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(topics);
+    rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_new((int)(n > 0 ? n : 1));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(topics, i);
+        const char *name = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
+        if (name == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "topics[%zd] must be str, not %.100s", i, Py_TYPE(t)->tp_name);
+            rd_kafka_topic_partition_list_destroy(c);
+            return NULL;
+        }
+        rd_kafka_topic_partition_list_add(c, name, RD_KAFKA_PARTITION_UA);
+    }
+    rd_kafka_resp_err_t err = rd_kafka_subscribe(self->rk, c);
+    rd_kafka_topic_partition_list_destroy(c);
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    set_rebalance_cb(&self->on_assign, on_assign);
+    set_rebalance_cb(&self->on_revoke, on_revoke);
+    set_rebalance_cb(&self->on_lost, on_lost);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Consumer_unsubscribe(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_resp_err_t err;
+    Py_BEGIN_ALLOW_THREADS
+    err = rd_kafka_unsubscribe(self->rk);
+    Py_END_ALLOW_THREADS
+    return raise_if(self, err);
+}
+
+static PyObject *Consumer_subscription(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = NULL;
+    rd_kafka_resp_err_t err = rd_kafka_subscription(self->rk, &c);
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list != NULL && i < c->cnt; i++) {
+        PyObject *t = PyUnicode_FromString(c->elems[i].topic);
+        if (t == NULL || PyList_Append(list, t) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(t);
+    }
+    rd_kafka_topic_partition_list_destroy(c);
+    return list;
+}
+
+static rd_kafka_resp_err_t do_assign(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c) {
+    return rd_kafka_assign(rk, c);
+}
+
+static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
+    self->rebalance_assigned = 1;
+    return with_parts(self, partitions, "partitions", do_assign);
+}
+
+static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    self->rebalance_assigned = 1;
+    return raise_if(self, rd_kafka_assign(self->rk, NULL));
+}
+
+typedef rd_kafka_error_t *(*incr_fn)(rd_kafka_t *, const rd_kafka_topic_partition_list_t *);
+
+static PyObject *incremental(Handle *self, PyObject *partitions, incr_fn fn) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c == NULL)
+        return NULL;
+    self->rebalance_assigned = 1;
+    rd_kafka_error_t *error = fn(self->rk, c);
+    rd_kafka_topic_partition_list_destroy(c);
+    return raise_rd_if(self, error);
+}
+
+static PyObject *Consumer_incremental_assign(Handle *self, PyObject *partitions) {
+    return incremental(self, partitions, rd_kafka_incremental_assign);
+}
+
+static PyObject *Consumer_incremental_unassign(Handle *self, PyObject *partitions) {
+    return incremental(self, partitions, rd_kafka_incremental_unassign);
+}
+
+static PyObject *Consumer_assignment(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = NULL;
+    rd_kafka_resp_err_t err = rd_kafka_assignment(self->rk, &c);
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    PyObject *list = cfl_tp_list_from_c(self->st, c);
+    rd_kafka_topic_partition_list_destroy(c);
+    return list;
+}
+
+/* ---- poll / consume --------------------------------------------------------------------- */
+
+typedef struct {
+    rd_kafka_message_t **msgs;
+    Py_ssize_t want, got;
+} ConsumeCtx;
+
+static int consume_step(Handle *h, int slice_ms, void *ctx) {
+    ConsumeCtx *c = (ConsumeCtx *)ctx;
+    if (c->want == 1) {
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(h->rk, slice_ms);
+        if (m != NULL)
+            c->msgs[c->got++] = m;
+    } else {
+        ssize_t r = rd_kafka_consume_batch_queue(h->rkqu, slice_ms, c->msgs + c->got, (size_t)(c->want - c->got));
+        if (r > 0)
+            c->got += r;
+    }
+    return c->got == c->want;
+}
+
+/* Fetch up to `want` messages within timeout_ms. On success a new
+ * list of Messages; messages already fetched when a callback raised are stashed for the next call. */
+static PyObject *fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    /* Messages left over from a call that raised go first. */
+    if (self->stash != NULL && PyList_GET_SIZE(self->stash) > 0) {
+        Py_ssize_t n = PyList_GET_SIZE(self->stash) < want ? PyList_GET_SIZE(self->stash) : want;
+        PyObject *head = PyList_GetSlice(self->stash, 0, n);
+        if (head == NULL || PyList_SetSlice(self->stash, 0, n, NULL) < 0) {
+            Py_XDECREF(head);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_SETREF(out, head);
+        return out;
+    }
+    ConsumeCtx c = {.want = want};
+    c.msgs = PyMem_Malloc((size_t)want * sizeof(*c.msgs));
+    if (c.msgs == NULL) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    int rc = cfl_serve(self, timeout_ms, consume_step, &c, NULL);
+    PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
+    for (Py_ssize_t i = 0; i < c.got; i++) {
+        PyObject *m = out ? message_of(self, c.msgs[i]) : NULL;
+        rd_kafka_message_destroy(c.msgs[i]);
+        if (m == NULL || PyList_Append(out, m) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(m);
+    }
+    PyMem_Free(c.msgs);
+    if (exc != NULL) {
+        if (out != NULL && PyList_GET_SIZE(out) > 0) {
+            if (self->stash == NULL)
+                self->stash = PyList_New(0);
+            if (self->stash != NULL)
+                PyList_SetSlice(self->stash, PyList_GET_SIZE(self->stash), PyList_GET_SIZE(self->stash), out);
+        }
+        Py_XDECREF(out);
+        CFL_RESTORE_EXC(exc);
+        return NULL;
+    }
+    return out;
+}
+
+static const enum cfl_kw poll_params[] = {CFL_KW_timeout};
+static const enum cfl_kw consume_params[] = {CFL_KW_num_messages, CFL_KW_timeout};
+
+static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *t;
+    int timeout_ms;
+    if (cfl_parse_args(self->st, "poll", args, nargs, kwnames, poll_params, 1, 0, &t) < 0 ||
+        cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
+        return NULL;
+    PyObject *list = fetch(self, 1, timeout_ms);
+    if (list == NULL)
+        return NULL;
+    PyObject *m = PyList_GET_SIZE(list) ? Py_NewRef(PyList_GET_ITEM(list, 0)) : Py_NewRef(Py_None);
+    Py_DECREF(list);
+    return m;
+}
+
+static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *a[2];
+    int timeout_ms;
+    if (cfl_parse_args(self->st, "consume", args, nargs, kwnames, consume_params, 2, 0, a) < 0 ||
+        cfl_timeout_ms(a[1], &timeout_ms) < 0)
+        return NULL;
+    long n = 1;
+    if (a[0] != NULL && a[0] != Py_None) {
+        if (!PyLong_Check(a[0])) {
+            PyErr_Format(PyExc_TypeError, "num_messages must be an int, not %.100s", Py_TYPE(a[0])->tp_name);
+            return NULL;
+        }
+        n = PyLong_AsLong(a[0]);
+        if (n == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    if (n < 1 || n > CFL_CONSUME_MAX) {
+        PyErr_Format(PyExc_ValueError, "num_messages must be between 1 and %d, got %ld", CFL_CONSUME_MAX, n);
+        return NULL;
+    }
+    if (check(self) < 0)
+        return NULL;
+    /* consume() waits for the whole batch (or the timeout), as librdkafka's batch call does. */
+    return fetch(self, n, timeout_ms);
+}
+
+/* ---- offsets ---------------------------------------------------------------------------- */
+
+/* The offsets to commit/store: from a message (its offset + 1), a list, or NULL for "current". */
+static int offsets_arg(Handle *self, PyObject *message, PyObject *offsets,
+                       rd_kafka_topic_partition_list_t **out) {
+    *out = NULL;
+    int have_msg = message != NULL && message != Py_None, have_offsets = offsets != NULL && offsets != Py_None;
+    if (have_msg && have_offsets) {
+        PyErr_SetString(PyExc_ValueError, "give message or offsets, not both");
+        return -1;
+    }
+    if (have_offsets)
+        return (*out = cfl_tp_list_to_c(self->st, offsets, "offsets")) ? 0 : -1;
+    if (!have_msg)
+        return 0;
+    if (!PyObject_TypeCheck(message, self->st->MessageType)) {
+        PyErr_Format(PyExc_TypeError, "message must be a Message, not %.100s", Py_TYPE(message)->tp_name);
+        return -1;
+    }
+    MessageObject *m = (MessageObject *)message;
+    if (m->error != NULL) {
+        PyErr_SetString(PyExc_ValueError, "cannot commit the offset of an error message");
+        return -1;
+    }
+    const char *topic = m->topic ? PyUnicode_AsUTF8(m->topic) : NULL;
+    if (topic == NULL || m->partition < 0 || m->offset < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "message has no topic, partition or offset to commit");
+        return -1;
+    }
+    *out = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_add(*out, topic, m->partition);
+    p->offset = m->offset + 1;
+    rd_kafka_topic_partition_set_leader_epoch(p, m->leader_epoch);
+    return 0;
+}
+
+typedef struct {
+    rd_kafka_queue_t *q;
+    rd_kafka_event_t *ev;
+} EventCtx;
+
+static int event_step(Handle *h, int slice_ms, void *ctx) {
+    EventCtx *c = (EventCtx *)ctx;
+    c->ev = rd_kafka_queue_poll(c->q, slice_ms);
+    return c->ev != NULL;
+}
+
+static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"message", "offsets", "asynchronous", NULL};
+    PyObject *message = NULL, *offsets = NULL;
+    int asynchronous = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOp:commit", kwlist, &message, &offsets, &asynchronous) ||
+        check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c;
+    if (offsets_arg(self, message, offsets, &c) < 0)
+        return NULL;
+    if (asynchronous) {
+        rd_kafka_resp_err_t err = rd_kafka_commit(self->rk, c, 1);
+        if (c != NULL)
+            rd_kafka_topic_partition_list_destroy(c);
+        return raise_if(self, err);
+    }
+    /* Synchronous: wait for the result event on a private queue, interruptibly. */
+    EventCtx ec = {.q = rd_kafka_queue_new(self->rk)};
+    rd_kafka_resp_err_t err = rd_kafka_commit_queue(self->rk, c, ec.q, NULL, NULL);
+    if (c != NULL)
+        rd_kafka_topic_partition_list_destroy(c);
+    PyObject *result = NULL;
+    if (err) {
+        cfl_raise(self->st, err, NULL);
+    } else if (cfl_serve(self, -1, event_step, &ec, NULL) >= 0 && ec.ev != NULL) {
+        err = rd_kafka_event_error(ec.ev);
+        if (err)
+            cfl_raise(self->st, err, rd_kafka_event_error_string(ec.ev));
+        else
+            result = cfl_tp_list_from_c(self->st, rd_kafka_event_topic_partition_list(ec.ev));
+    }
+    if (ec.ev != NULL)
+        rd_kafka_event_destroy(ec.ev);
+    rd_kafka_queue_destroy(ec.q);
+    return result;
+}
+
+static PyObject *Consumer_store_offsets(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"message", "offsets", NULL};
+    PyObject *message = NULL, *offsets = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:store_offsets", kwlist, &message, &offsets) ||
+        check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c;
+    if (offsets_arg(self, message, offsets, &c) < 0)
+        return NULL;
+    if (c == NULL) {
+        PyErr_SetString(PyExc_TypeError, "store_offsets() needs message or offsets");
+        return NULL;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_offsets_store(self->rk, c);
+    for (int i = 0; !err && i < c->cnt; i++)
+        err = c->elems[i].err;
+    rd_kafka_topic_partition_list_destroy(c);
+    return raise_if(self, err);
+}
+
+/* committed/offsets_for_times: a blocking list query with the GIL released. */
+typedef rd_kafka_resp_err_t (*query_fn)(rd_kafka_t *, rd_kafka_topic_partition_list_t *, int);
+
+static PyObject *list_query(Handle *self, PyObject *args, PyObject *kwargs, const char *fmt, query_fn fn) {
+    static char *kwlist[] = {"partitions", "timeout", NULL};
+    PyObject *partitions, *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &partitions, &t) ||
+        cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c == NULL)
+        return NULL;
+    rd_kafka_resp_err_t err;
+    Py_BEGIN_ALLOW_THREADS
+    err = fn(self->rk, c, timeout_ms);
+    Py_END_ALLOW_THREADS
+    PyObject *result = err ? cfl_raise(self->st, err, NULL) : cfl_tp_list_from_c(self->st, c);
+    rd_kafka_topic_partition_list_destroy(c);
+    return result;
+}
+
+static PyObject *Consumer_committed(Handle *self, PyObject *args, PyObject *kwargs) {
+    return list_query(self, args, kwargs, "O|O:committed", rd_kafka_committed);
+}
+
+static rd_kafka_resp_err_t offsets_for_times(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c, int t) {
+    return rd_kafka_offsets_for_times(rk, c, t);
+}
+
+static PyObject *Consumer_offsets_for_times(Handle *self, PyObject *args, PyObject *kwargs) {
+    return list_query(self, args, kwargs, "O|O:offsets_for_times", offsets_for_times);
+}
+
+static PyObject *Consumer_position(Handle *self, PyObject *partitions) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c == NULL)
+        return NULL;
+    rd_kafka_resp_err_t err = rd_kafka_position(self->rk, c);
+    PyObject *result = err ? cfl_raise(self->st, err, NULL) : cfl_tp_list_from_c(self->st, c);
+    rd_kafka_topic_partition_list_destroy(c);
+    return result;
+}
+
+static PyObject *Consumer_seek(Handle *self, PyObject *partition) {
+    if (check(self) < 0)
+        return NULL;
+    if (!PyObject_TypeCheck(partition, self->st->TopicPartitionType)) {
+        PyErr_Format(PyExc_TypeError, "seek() takes a TopicPartition, not %.100s", Py_TYPE(partition)->tp_name);
+        return NULL;
+    }
+    PyObject *one = PyList_New(1);
+    if (one == NULL)
+        return NULL;
+    PyList_SET_ITEM(one, 0, Py_NewRef(partition));
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, one, "partition");
+    Py_DECREF(one);
+    if (c == NULL)
+        return NULL;
+    rd_kafka_error_t *error;
+    Py_BEGIN_ALLOW_THREADS
+    error = rd_kafka_seek_partitions(self->rk, c, -1);
+    Py_END_ALLOW_THREADS
+    rd_kafka_resp_err_t err = c->cnt > 0 ? c->elems[0].err : RD_KAFKA_RESP_ERR_NO_ERROR;
+    rd_kafka_topic_partition_list_destroy(c);
+    if (error != NULL)
+        return cfl_raise_rd(self->st, error);
+    return raise_if(self, err);
+}
+
+static PyObject *Consumer_pause(Handle *self, PyObject *partitions) {
+    return with_parts(self, partitions, "partitions", rd_kafka_pause_partitions);
+}
+
+static PyObject *Consumer_resume(Handle *self, PyObject *partitions) {
+    return with_parts(self, partitions, "partitions", rd_kafka_resume_partitions);
+}
+
+static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"partition", "timeout", "cached", NULL};
+    PyObject *partition, *t = NULL;
+    int cached = 0, timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:get_watermark_offsets", kwlist, &partition, &t, &cached) ||
+        cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
+        return NULL;
+    if (!PyObject_TypeCheck(partition, self->st->TopicPartitionType)) {
+        PyErr_Format(PyExc_TypeError, "partition must be a TopicPartition, not %.100s", Py_TYPE(partition)->tp_name);
+        return NULL;
+    }
+    TopicPartitionObject *tp = (TopicPartitionObject *)partition;
+    const char *topic = PyUnicode_AsUTF8(tp->topic);
+    if (topic == NULL)
+        return NULL;
+    int64_t lo = RD_KAFKA_OFFSET_INVALID, hi = RD_KAFKA_OFFSET_INVALID;
+    rd_kafka_resp_err_t err;
+    if (cached) {
+        err = rd_kafka_get_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        err = rd_kafka_query_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi, timeout_ms);
+        Py_END_ALLOW_THREADS
+    }
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    return Py_BuildValue("(LL)", (long long)lo, (long long)hi);
+}
+
+static PyObject *Consumer_consumer_group_metadata(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_consumer_group_metadata_t *cgmd = rd_kafka_consumer_group_metadata(self->rk);
+    if (cgmd == NULL)
+        return cfl_raise(self->st, RD_KAFKA_RESP_ERR__INVALID_ARG, "consumer has no group metadata (group.id set?)");
+    void *buf;
+    size_t size;
+    rd_kafka_error_t *error = rd_kafka_consumer_group_metadata_write(cgmd, &buf, &size);
+    rd_kafka_consumer_group_metadata_destroy(cgmd);
+    if (error != NULL)
+        return cfl_raise_rd(self->st, error);
+    PyObject *bytes = PyBytes_FromStringAndSize(buf, (Py_ssize_t)size);
+    rd_kafka_mem_free(self->rk, buf);
+    return bytes;
+}
+
+static PyObject *Consumer_memberid(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    char *id = rd_kafka_memberid(self->rk);
+    if (id == NULL || *id == '\0') {
+        if (id != NULL)
+            rd_kafka_mem_free(self->rk, id);
+        Py_RETURN_NONE;
+    }
+    PyObject *s = PyUnicode_FromString(id);
+    rd_kafka_mem_free(self->rk, id);
+    return s;
+}
+
+/* ---- lifetime --------------------------------------------------------------------------- */
+
+static PyObject *Consumer_close(Handle *self, PyObject *unused) {
+    if (self->rk == NULL)
+        Py_RETURN_NONE;
+    if (cfl_handle_check(self) == 0) {
+        /* Leave the group (committing if auto-commit is on); rebalance callbacks run here. */
+        CallState cs;
+        if (cfl_call_begin(self, &cs) < 0)
+            return NULL;
+        cfl_call_release(&cs);
+        rd_kafka_consumer_close(self->rk);
+        cfl_call_acquire(&cs);
+        if (cfl_call_end(&cs) < 0) {
+            PyObject *exc = CFL_FETCH_EXC();
+            cfl_handle_destroy(self);
+            self->closed = 1;
+            CFL_RESTORE_EXC(exc);
+            return NULL;
+        }
+    } else {
+        PyErr_Clear(); /* inherited through fork(): just forget it */
+    }
+    cfl_handle_destroy(self);
+    self->closed = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Consumer_exit(Handle *self, PyObject *args) {
+    PyObject *r = Consumer_close(self, NULL);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_FALSE;
+}
+
+static int Consumer_init(Handle *self, PyObject *args, PyObject *kwargs) {
+    if (self->rk != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Consumer is already initialized");
+        return -1;
+    }
+    cfl_state *st = self->st;
+    self->kind = RD_KAFKA_CONSUMER;
+    rd_kafka_conf_t *conf = cfl_conf_build(self, st, args, kwargs);
+    if (conf == NULL)
+        return -1;
+    char errstr[512];
+    rd_kafka_t *rk;
+    Py_BEGIN_ALLOW_THREADS
+    rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+    Py_END_ALLOW_THREADS
+    if (rk == NULL) {
+        rd_kafka_conf_destroy(conf);
+        cfl_raise(st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
+        return -1;
+    }
+    self->rk = rk;
+    self->closed = 0;
+    /* Every callback, logs included, is served from poll()/consume(). */
+    rd_kafka_poll_set_consumer(rk);
+    self->rkqu = rd_kafka_queue_get_consumer(rk);
+    if (cfl_handle_started(self) < 0) {
+        PyObject *exc = CFL_FETCH_EXC();
+        cfl_handle_destroy(self);
+        CFL_RESTORE_EXC(exc);
+        return -1;
+    }
+    return 0;
+}
+
+#define METH_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
+#define METH_FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef Consumer_methods[] = {
+    {"subscribe", METH_KW(Consumer_subscribe),
+     "subscribe(topics, on_assign=None, on_revoke=None, on_lost=None)\n\nJoin the group for these topics "
+     "(names starting with ^ are regular expressions). Callbacks get (consumer, [TopicPartition]); when "
+     "on_assign does not assign, the consumer assigns by itself."},
+    {"unsubscribe", (PyCFunction)Consumer_unsubscribe, METH_NOARGS, "unsubscribe()"},
+    {"subscription", (PyCFunction)Consumer_subscription, METH_NOARGS, "subscription() -> list of topic names"},
+    {"assign", (PyCFunction)Consumer_assign, METH_O, "assign(partitions)\n\nReplace the assignment."},
+    {"unassign", (PyCFunction)Consumer_unassign, METH_NOARGS, "unassign()"},
+    {"incremental_assign", (PyCFunction)Consumer_incremental_assign, METH_O, "incremental_assign(partitions)"},
+    {"incremental_unassign", (PyCFunction)Consumer_incremental_unassign, METH_O, "incremental_unassign(partitions)"},
+    {"assignment", (PyCFunction)Consumer_assignment, METH_NOARGS, "assignment() -> list of TopicPartition"},
+    {"poll", METH_FAST(Consumer_poll),
+     "poll(timeout=-1) -> Message or None\n\nThe next message or error event, serving callbacks meanwhile."},
+    {"consume", METH_FAST(Consumer_consume),
+     "consume(num_messages=1, timeout=-1) -> list of Message\n\nUp to num_messages messages, waiting at most "
+     "timeout seconds for the batch to fill."},
+    {"commit", METH_KW(Consumer_commit),
+     "commit(message=None, offsets=None, asynchronous=True)\n\nCommit the offset after message, the given "
+     "offsets, or the current positions. Synchronous commits return the committed list."},
+    {"store_offsets", METH_KW(Consumer_store_offsets), "store_offsets(message=None, offsets=None)"},
+    {"committed", METH_KW(Consumer_committed), "committed(partitions, timeout=-1) -> list of TopicPartition"},
+    {"offsets_for_times", METH_KW(Consumer_offsets_for_times),
+     "offsets_for_times(partitions, timeout=-1) -> list of TopicPartition\n\nThe earliest offset whose "
+     "timestamp is >= each partition's offset field (milliseconds)."},
+    {"position", (PyCFunction)Consumer_position, METH_O, "position(partitions) -> list of TopicPartition"},
+    {"seek", (PyCFunction)Consumer_seek, METH_O, "seek(partition)\n\nMove the fetch position."},
+    {"pause", (PyCFunction)Consumer_pause, METH_O, "pause(partitions)"},
+    {"resume", (PyCFunction)Consumer_resume, METH_O, "resume(partitions)"},
+    {"get_watermark_offsets", METH_KW(Consumer_get_watermark_offsets),
+     "get_watermark_offsets(partition, timeout=-1, cached=False) -> (low, high)"},
+    {"consumer_group_metadata", (PyCFunction)Consumer_consumer_group_metadata, METH_NOARGS,
+     "consumer_group_metadata() -> bytes\n\nFor Producer.send_offsets_to_transaction()."},
+    {"memberid", (PyCFunction)Consumer_memberid, METH_NOARGS, "memberid() -> str or None"},
+    {"close", (PyCFunction)Consumer_close, METH_NOARGS,
+     "close()\n\nLeave the group (committing offsets when auto-commit is on) and release the client. "
+     "Idempotent; any later call raises RuntimeError."},
+    {"__exit__", (PyCFunction)Consumer_exit, METH_VARARGS, NULL},
+    CFL_HANDLE_METHODS,
+    {NULL},
+};
+
+static PyMemberDef Consumer_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Handle, weakreflist), READONLY},
+    {NULL},
+};
+
+static PyType_Slot Consumer_slots[] = {
+    {Py_tp_doc, "Consumer(conf=None, **kwargs)\n\nA Kafka consumer (balanced group member or manually "
+                "assigned). conf is a dict of librdkafka properties plus error_cb, stats_cb, throttle_cb, "
+                "oauth_cb, on_commit and logger."},
+    {Py_tp_new, cfl_handle_new},
+    {Py_tp_init, Consumer_init},
+    {Py_tp_dealloc, cfl_handle_dealloc},
+    {Py_tp_traverse, cfl_handle_traverse},
+    {Py_tp_clear, cfl_handle_clear},
+    {Py_tp_methods, Consumer_methods},
+    {Py_tp_members, Consumer_members},
+    {0, NULL},
+};
+
+static PyType_Spec Consumer_spec = {
+    .name = CFL_QUALNAME("Consumer"),
+    .basicsize = sizeof(Handle),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .slots = Consumer_slots,
+};
+
+int cfl_consumer_init_type(PyObject *module, cfl_state *st) {
+    st->ConsumerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Consumer_spec, NULL);
+    if (st->ConsumerType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->ConsumerType);
+}

@@ -1,0 +1,684 @@
+/* The client handle shared by Producer and Consumer: callbacks, the serving loop, lifetime. */
+#include "handle.h"
+
+#include <time.h>
+
+#include "consumer.h"
+#include "error.h"
+#include "message.h"
+
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
+#define CFL_SLICE_MS 100         /* longest GIL-free wait between signal checks */
+#define CFL_DR_BATCH 1024        /* delivery reports handed to Python per GIL acquisition */
+#define CFL_OAUTH_WAIT_MS 10000  /* how long a constructor waits for the first OAuth token */
+
+/* ---- fork and thread bookkeeping -------------------------------------------------------- */
+
+/* Process-wide on purpose: fork() is an event of the process, not of a module instance. */
+static volatile unsigned fork_generation;
+/* The innermost poll/flush/consume call of this thread, so callbacks can find their CallState. */
+static CFL_THREAD_LOCAL CallState *current_call;
+/* Set on librdkafka's own threads while they run our callbacks. */
+static CFL_THREAD_LOCAL int on_librdkafka_thread;
+
+unsigned cfl_fork_generation_now(void) { return fork_generation; }
+
+#ifndef _WIN32
+static void after_fork_in_child(void) { fork_generation++; }
+static void register_fork_handler(void) { pthread_atfork(NULL, NULL, after_fork_in_child); }
+void cfl_fork_watch(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, register_fork_handler);
+}
+#else
+void cfl_fork_watch(void) {}
+#endif
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- delivery report queues ------------------------------------------------------------- */
+
+static int drq_push(DrQueue *q, const DrEntry *e) {
+    if (q->len == q->cap) {
+        size_t ncap = q->cap ? q->cap * 2 : 256;
+        DrEntry *items = realloc(q->items, ncap * sizeof(*items));
+        if (items == NULL)
+            return -1;
+        q->items = items;
+        q->cap = ncap;
+    }
+    q->items[q->len++] = *e;
+    return 0;
+}
+
+static void drq_free(DrQueue *q) {
+    free(q->items);
+    memset(q, 0, sizeof(*q));
+}
+
+void cfl_msgref_free(MsgRef *ref) {
+    Py_XDECREF(ref->topic);
+    Py_XDECREF(ref->value);
+    Py_XDECREF(ref->key);
+    Py_XDECREF(ref->headers);
+    Py_XDECREF(ref->callback);
+    PyMem_Free(ref);
+}
+
+/* Hand one report to its callback and release the message's references. GIL held. */
+static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
+    MsgRef *ref = e->ref;
+    int rc = 0;
+    if (!h->no_callbacks && !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR)) {
+        PyObject *err = cfl_error_or_none(st, e->err, NULL);
+        MessageObject *m = err ? cfl_message_alloc(st) : NULL;
+        if (m != NULL) {
+            m->topic = Py_XNewRef(ref->topic);
+            m->value = Py_XNewRef(ref->value);
+            m->key = Py_XNewRef(ref->key);
+            m->headers = Py_XNewRef(ref->headers);
+            m->headers_raw = ref->headers != NULL;
+            m->error = err != Py_None ? Py_NewRef(err) : NULL;
+            m->partition = e->partition;
+            m->offset = e->offset;
+            m->timestamp = e->timestamp;
+            m->tstype = e->tstype;
+            m->latency_us = e->latency_us;
+            m->leader_epoch = e->leader_epoch;
+            PyObject *res = PyObject_CallFunctionObjArgs(ref->callback, err, (PyObject *)m, NULL);
+            rc = res != NULL ? 0 : -1;
+            Py_XDECREF(res);
+            Py_DECREF(m);
+        } else {
+            rc = -1;
+        }
+        Py_XDECREF(err);
+    }
+    cfl_msgref_free(ref);
+    return rc;
+}
+
+/* Deliver queued reports in order; stops at the first callback that raises. GIL held. */
+static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
+    if (q->head == q->len)
+        return 0;
+    cfl_state *st = h->st;
+    if (st == NULL)
+        return -1;
+    while (q->head < q->len) {
+        DrEntry e = q->items[q->head++];
+        (*served)++;
+        if (dr_deliver(h, st, &e) < 0)
+            return -1;
+    }
+    q->head = q->len = 0;
+    return 0;
+}
+
+/* ---- calls ------------------------------------------------------------------------------ */
+
+int cfl_call_begin(Handle *h, CallState *cs) {
+    memset(cs, 0, sizeof(*cs));
+    cs->h = h;
+    cs->prev = current_call;
+    current_call = cs;
+    if (drq_drain(h, &h->backlog, &cs->served) < 0) {
+        current_call = cs->prev;
+        return -1;
+    }
+    return 0;
+}
+
+void cfl_call_release(CallState *cs) { cs->ts = PyEval_SaveThread(); }
+
+void cfl_call_acquire(CallState *cs) {
+    PyEval_RestoreThread(cs->ts);
+    cs->ts = NULL;
+}
+
+int cfl_call_end(CallState *cs) {
+    Handle *h = cs->h;
+    if (cs->exc == NULL && drq_drain(h, &cs->drs, &cs->served) < 0)
+        cs->exc = CFL_FETCH_EXC();
+    /* Reports not handed over (a callback raised) wait for the next call. */
+    for (size_t i = cs->drs.head; i < cs->drs.len; i++) {
+        if (drq_push(&h->backlog, &cs->drs.items[i]) < 0) {
+            /* Out of memory: release what the report holds rather than leak it. */
+            cfl_msgref_free(cs->drs.items[i].ref);
+        }
+    }
+    drq_free(&cs->drs);
+    current_call = cs->prev;
+    if (cs->exc != NULL) {
+        CFL_RESTORE_EXC(cs->exc);
+        return -1;
+    }
+    return 0;
+}
+
+int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t *served_out) {
+    CallState cs;
+    if (cfl_call_begin(h, &cs) < 0)
+        return -1;
+    int64_t deadline = timeout_ms < 0 ? INT64_MAX : now_ms() + timeout_ms;
+    int r;
+    for (;;) {
+        int64_t left = deadline == INT64_MAX ? CFL_SLICE_MS : deadline - now_ms();
+        int slice = left <= 0 ? 0 : left > CFL_SLICE_MS ? CFL_SLICE_MS : (int)left;
+        if (slice > 0) {
+            cfl_call_release(&cs);
+            r = step(h, slice, ctx);
+            cfl_call_acquire(&cs);
+        } else {
+            r = step(h, 0, ctx); /* nothing to wait for: keep the GIL */
+        }
+        if (r > 0 || cs.exc != NULL)
+            break;
+        if (drq_drain(h, &cs.drs, &cs.served) < 0) {
+            cs.exc = CFL_FETCH_EXC();
+            break;
+        }
+        if (PyErr_CheckSignals() < 0) {
+            cs.exc = CFL_FETCH_EXC();
+            break;
+        }
+        if (slice == 0 || now_ms() >= deadline)
+            break;
+    }
+    if (served_out != NULL)
+        *served_out = cs.served;
+    if (cfl_call_end(&cs) < 0)
+        return -1;
+    return r > 0;
+}
+
+/* ---- callbacks from librdkafka ---------------------------------------------------------- */
+
+static CallState *call_find(Handle *h) {
+    for (CallState *cs = current_call; cs != NULL; cs = cs->prev)
+        if (cs->h == h)
+            return cs;
+    return NULL;
+}
+
+void cfl_cb_enter(Handle *h, CbGil *g) {
+    g->cs = call_find(h);
+    g->reacquired = 0;
+    if (g->cs == NULL) {
+        g->gs = PyGILState_Ensure();
+        return;
+    }
+    if (g->cs->ts != NULL) {
+        cfl_call_acquire(g->cs);
+        g->reacquired = 1;
+    }
+    /* Earlier delivery reports go first, to keep events in order. */
+    if (g->cs->exc == NULL && drq_drain(h, &g->cs->drs, &g->cs->served) < 0) {
+        g->cs->exc = CFL_FETCH_EXC();
+        rd_kafka_yield(h->rk);
+    }
+}
+
+/* A callback raised (exception set, GIL held): the waiting call re-raises it. */
+void cfl_cb_failed(rd_kafka_t *rk, CbGil *g, PyObject *callback) {
+    if (g->cs != NULL && g->cs->exc == NULL) {
+        g->cs->exc = CFL_FETCH_EXC();
+        rd_kafka_yield(rk);
+    } else {
+        PyErr_WriteUnraisable(callback);
+    }
+}
+
+void cfl_cb_leave(CbGil *g) {
+    if (g->cs == NULL)
+        PyGILState_Release(g->gs);
+    else if (g->reacquired)
+        cfl_call_release(g->cs);
+}
+
+static void call_user(rd_kafka_t *rk, CbGil *g, PyObject *callback, PyObject *arg) {
+    if (arg == NULL) {
+        cfl_cb_failed(rk, g, callback);
+        return;
+    }
+    PyObject *res = PyObject_CallOneArg(callback, arg);
+    Py_DECREF(arg);
+    if (res == NULL)
+        cfl_cb_failed(rk, g, callback);
+    else
+        Py_DECREF(res);
+    if (g->cs != NULL)
+        g->cs->served++;
+}
+
+static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaque) {
+    MsgRef *ref = (MsgRef *)rkm->_private;
+    if (ref == NULL)
+        return; /* produced without a callback: nothing to report */
+    Handle *h = (Handle *)opaque;
+    rd_kafka_timestamp_type_t tstype;
+    DrEntry e = {
+        .ref = ref,
+        .err = rkm->err,
+        .partition = rkm->partition,
+        .offset = rkm->offset,
+        .leader_epoch = rd_kafka_message_leader_epoch(rkm),
+        .latency_us = rd_kafka_message_latency(rkm),
+    };
+    e.timestamp = rd_kafka_message_timestamp(rkm, &tstype);
+    e.tstype = (int)tstype;
+    if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
+        e.timestamp = 0;
+
+    CallState *cs = call_find(h);
+    if (cs != NULL && drq_push(&cs->drs, &e) == 0) {
+        if (cs->drs.len - cs->drs.head < CFL_DR_BATCH || cs->exc != NULL)
+            return;
+        CbGil g = {.cs = cs};
+        if (cs->ts != NULL) {
+            cfl_call_acquire(cs);
+            g.reacquired = 1;
+        }
+        if (drq_drain(h, &cs->drs, &cs->served) < 0)
+            cfl_cb_failed(rk, &g, NULL);
+        cfl_cb_leave(&g);
+        return;
+    }
+    /* No call of ours on this thread (or no memory to queue): deliver right away. */
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    cfl_state *st = h->st;
+    if (st == NULL || dr_deliver(h, st, &e) < 0)
+        cfl_cb_failed(rk, &g, NULL);
+    cfl_cb_leave(&g);
+}
+
+static void error_cb(rd_kafka_t *rk, int code, const char *reason, void *opaque) {
+    Handle *h = (Handle *)opaque;
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    cfl_state *st = h->st;
+    if (st == NULL || h->no_callbacks)
+        goto done;
+    rd_kafka_resp_err_t err = (rd_kafka_resp_err_t)code;
+    char fatal_reason[512];
+    int fatal = err == RD_KAFKA_RESP_ERR__FATAL;
+    if (fatal) {
+        err = rd_kafka_fatal_error(rk, fatal_reason, sizeof(fatal_reason));
+        reason = fatal_reason;
+    }
+    PyObject *eo = cfl_error_new(st, err, reason);
+    if (eo != NULL)
+        ((KafkaErrorObject *)eo)->fatal = (char)fatal;
+    if (h->error_cb != NULL) {
+        call_user(rk, &g, h->error_cb, eo);
+    } else if (fatal && eo != NULL) {
+        /* Nobody listens, yet the client is now unusable: say so from the serving call. */
+        cfl_raise_error_obj(st, eo);
+        Py_DECREF(eo);
+        cfl_cb_failed(rk, &g, NULL);
+    } else if (eo == NULL) {
+        cfl_cb_failed(rk, &g, NULL);
+    } else {
+        Py_DECREF(eo);
+    }
+done:
+    cfl_cb_leave(&g);
+}
+
+static void throttle_cb(rd_kafka_t *rk, const char *broker_name, int32_t broker_id, int throttle_time_ms,
+                        void *opaque) {
+    Handle *h = (Handle *)opaque;
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    cfl_state *st = h->st;
+    if (st != NULL && !h->no_callbacks && h->throttle_cb != NULL) {
+        PyObject *cls = cfl_cached_import(&st->ThrottleEvent, "confluent_kafka._model", "ThrottleEvent");
+        PyObject *ev = cls ? PyObject_CallFunction(cls, "sid", broker_name, (int)broker_id,
+                                                   (double)throttle_time_ms / 1000.0)
+                           : NULL;
+        call_user(rk, &g, h->throttle_cb, ev);
+    }
+    cfl_cb_leave(&g);
+}
+
+static int stats_cb(rd_kafka_t *rk, char *json, size_t json_len, void *opaque) {
+    Handle *h = (Handle *)opaque;
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    if (!h->no_callbacks && h->stats_cb != NULL)
+        call_user(rk, &g, h->stats_cb, PyUnicode_DecodeUTF8(json, (Py_ssize_t)json_len, "replace"));
+    cfl_cb_leave(&g);
+    return 0; /* librdkafka frees json */
+}
+
+/* syslog levels to logging's */
+static int python_log_level(int level) {
+    static const int map[] = {50, 50, 50, 40, 30, 20, 20, 10};
+    return map[level < 0 ? 0 : level > 7 ? 7 : level];
+}
+
+static void log_cb(const rd_kafka_t *rk, int level, const char *fac, const char *buf) {
+    Handle *h = (Handle *)rd_kafka_opaque(rk);
+    CbGil g;
+    cfl_cb_enter(h, &g);
+    if (!h->no_callbacks && h->logger != NULL) {
+        PyObject *res = PyObject_CallMethod(h->logger, "log", "isss", python_log_level(level),
+                                            "%s: %s", fac, buf);
+        if (res == NULL)
+            cfl_cb_failed((rd_kafka_t *)rk, &g, h->logger);
+        else
+            Py_DECREF(res);
+    }
+    cfl_cb_leave(&g);
+}
+
+/* oauth_cb(config) -> (token, expiry_seconds[, principal[, extensions]]) */
+static int set_oauth_token(rd_kafka_t *rk, PyObject *res) {
+    const char *token, *principal = "";
+    double expiry;
+    PyObject *extensions = NULL;
+    if (!PyArg_ParseTuple(res, "sd|sO!:oauth_cb must return (token, expiry_seconds[, principal[, extensions]])",
+                          &token, &expiry, &principal, &PyDict_Type, &extensions))
+        return -1;
+    Py_ssize_t n = extensions ? PyDict_GET_SIZE(extensions) : 0;
+    const char **ext = PyMem_Calloc((size_t)(2 * n + 1), sizeof(char *));
+    if (ext == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject *k, *v;
+    Py_ssize_t pos = 0, i = 0;
+    while (extensions && PyDict_Next(extensions, &pos, &k, &v)) {
+        if (!PyUnicode_Check(k) || !PyUnicode_Check(v) || (ext[i] = PyUnicode_AsUTF8(k)) == NULL ||
+            (ext[i + 1] = PyUnicode_AsUTF8(v)) == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "oauth_cb extensions must map str to str");
+            PyMem_Free(ext);
+            return -1;
+        }
+        i += 2;
+    }
+    char errstr[512];
+    rd_kafka_resp_err_t err = rd_kafka_oauthbearer_set_token(rk, token, (int64_t)(expiry * 1000.0), principal,
+                                                             ext, (size_t)i, errstr, sizeof(errstr));
+    PyMem_Free(ext);
+    if (err) {
+        PyErr_Format(PyExc_ValueError, "oauth_cb token rejected: %s", errstr);
+        return -1;
+    }
+    return 0;
+}
+
+static void oauth_cb(rd_kafka_t *rk, const char *config, void *opaque) {
+    Handle *h = (Handle *)opaque;
+    CbGil g;
+    int was = on_librdkafka_thread;
+    on_librdkafka_thread = 1;
+    cfl_cb_enter(h, &g);
+    if (!h->no_callbacks && h->oauth_cb != NULL) {
+        PyObject *res = PyObject_CallFunction(h->oauth_cb, "z", config);
+        if (res == NULL || set_oauth_token(rk, res) < 0) {
+            PyObject *exc = CFL_FETCH_EXC();
+            PyObject *text = exc ? PyObject_Str(exc) : NULL;
+            const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
+            rd_kafka_oauthbearer_set_token_failure(rk, msg ? msg : "oauth_cb failed");
+            PyErr_Clear();
+            Py_XDECREF(text);
+            if (h->oauth_state == 1 && h->oauth_error == NULL) {
+                h->oauth_error = exc; /* the waiting constructor raises it */
+            } else {
+                CFL_RESTORE_EXC(exc);
+                PyErr_WriteUnraisable(h->oauth_cb);
+            }
+        }
+        Py_XDECREF(res);
+    }
+    h->oauth_state = 2;
+    cfl_cb_leave(&g);
+    on_librdkafka_thread = was;
+}
+
+void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf) {
+    rd_kafka_conf_set_opaque(conf, h);
+    rd_kafka_conf_set_error_cb(conf, error_cb);
+    if (h->kind == RD_KAFKA_PRODUCER) {
+        rd_kafka_conf_set_dr_msg_cb(conf, dr_msg_cb);
+    } else {
+        rd_kafka_conf_set_rebalance_cb(conf, cfl_consumer_rebalance_cb);
+        if (h->on_commit != NULL)
+            rd_kafka_conf_set_offset_commit_cb(conf, cfl_consumer_commit_cb);
+    }
+    if (h->throttle_cb != NULL)
+        rd_kafka_conf_set_throttle_cb(conf, throttle_cb);
+    if (h->stats_cb != NULL)
+        rd_kafka_conf_set_stats_cb(conf, stats_cb);
+    if (h->logger != NULL) {
+        /* Logs go to the main queue, so they are served (with the GIL) by poll(). */
+        rd_kafka_conf_set_log_cb(conf, log_cb);
+        rd_kafka_conf_set(conf, "log.queue", "true", NULL, 0);
+    }
+    if (h->oauth_cb != NULL) {
+        rd_kafka_conf_set_oauthbearer_token_refresh_cb(conf, oauth_cb);
+        rd_kafka_conf_enable_sasl_queue(conf, 1);
+    }
+}
+
+int cfl_handle_started(Handle *h) {
+    if (h->logger != NULL)
+        rd_kafka_set_log_queue(h->rk, NULL);
+    if (h->oauth_cb == NULL)
+        return 0;
+    /* oauth_cb runs on librdkafka's background thread, so no poll() is needed for the token. */
+    rd_kafka_error_t *error = rd_kafka_sasl_background_callbacks_enable(h->rk);
+    if (error != NULL) {
+        cfl_state *st = h->st;
+        if (st != NULL)
+            cfl_raise_rd(st, error);
+        else
+            rd_kafka_error_destroy(error);
+        return -1;
+    }
+    int64_t deadline = now_ms() + CFL_OAUTH_WAIT_MS;
+    while (h->oauth_state == 1 && now_ms() < deadline) {
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        Py_END_ALLOW_THREADS
+        if (PyErr_CheckSignals() < 0)
+            return -1;
+    }
+    if (h->oauth_error != NULL) {
+        PyObject *exc = h->oauth_error;
+        h->oauth_error = NULL;
+        CFL_RESTORE_EXC(exc);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- lifetime --------------------------------------------------------------------------- */
+
+static const char *kind_name(Handle *h) { return h->kind == RD_KAFKA_PRODUCER ? "Producer" : "Consumer"; }
+
+int cfl_handle_check(Handle *h) {
+    if (h->rk == NULL) {
+        if (h->closed)
+            PyErr_Format(PyExc_RuntimeError, "%s has been closed", kind_name(h));
+        else
+            PyErr_Format(PyExc_RuntimeError, "%s is not initialized (was __init__ called?)",
+                         Py_TYPE(h)->tp_name);
+        return -1;
+    }
+    if (h->fork_generation != fork_generation) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "this %s was created before os.fork() and cannot be used in the child process "
+                     "(librdkafka's threads do not survive fork); create a new %s in the child",
+                     kind_name(h), kind_name(h));
+        return -1;
+    }
+    return 0;
+}
+
+#ifndef _WIN32
+static void *destroy_in_thread(void *rk) {
+    rd_kafka_destroy((rd_kafka_t *)rk);
+    return NULL;
+}
+#endif
+
+void cfl_handle_destroy(Handle *h) {
+    rd_kafka_t *rk = h->rk;
+    if (rk == NULL)
+        return;
+    h->no_callbacks = 1;
+    if (h->fork_generation != fork_generation) {
+        /* An inherited copy: its threads are gone, so librdkafka cannot tear it down. */
+        h->rk = NULL;
+        return;
+    }
+    CallState cs;
+    cfl_call_begin(h, &cs); /* with no_callbacks set this only releases references */
+    if (h->kind == RD_KAFKA_PRODUCER) {
+        rd_kafka_purge(rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT | RD_KAFKA_PURGE_F_NON_BLOCKING);
+        for (int i = 0; i < 50 && rd_kafka_outq_len(rk) > 0; i++) {
+            cfl_call_release(&cs);
+            rd_kafka_poll(rk, i == 0 ? 0 : 10);
+            cfl_call_acquire(&cs);
+        }
+    }
+    if (h->topics != NULL) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(h->topics, &pos, &k, &v))
+            rd_kafka_topic_destroy((rd_kafka_topic_t *)PyCapsule_GetPointer(v, NULL));
+        PyDict_Clear(h->topics);
+    }
+    if (h->rkqu != NULL) {
+        rd_kafka_queue_destroy(h->rkqu);
+        h->rkqu = NULL;
+    }
+    h->rk = NULL;
+#ifndef _WIN32
+    if (on_librdkafka_thread) {
+        /* librdkafka cannot join its own thread: let a helper thread tear it down. */
+        pthread_t t;
+        if (pthread_create(&t, NULL, destroy_in_thread, rk) == 0) {
+            pthread_detach(t);
+            cfl_call_end(&cs);
+            return;
+        }
+    }
+#endif
+    cfl_call_release(&cs);
+    /* A consumer that should leave its group did so in close(); never block on it here. */
+    rd_kafka_destroy_flags(rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+    cfl_call_acquire(&cs);
+    if (cfl_call_end(&cs) < 0)
+        PyErr_WriteUnraisable((PyObject *)h);
+}
+
+PyObject *cfl_handle_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    Handle *h = (Handle *)type->tp_alloc(type, 0);
+    if (h == NULL)
+        return NULL;
+    h->fork_generation = fork_generation;
+    if ((h->st = cfl_state_from_type(type)) == NULL) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    return (PyObject *)h;
+}
+
+int cfl_handle_traverse(Handle *h, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(h));
+    Py_VISIT(h->error_cb);
+    Py_VISIT(h->throttle_cb);
+    Py_VISIT(h->stats_cb);
+    Py_VISIT(h->logger);
+    Py_VISIT(h->oauth_cb);
+    Py_VISIT(h->on_delivery);
+    Py_VISIT(h->on_commit);
+    Py_VISIT(h->on_assign);
+    Py_VISIT(h->on_revoke);
+    Py_VISIT(h->on_lost);
+    Py_VISIT(h->oauth_error);
+    Py_VISIT(h->stash);
+    return 0;
+}
+
+int cfl_handle_clear(Handle *h) {
+    Py_CLEAR(h->error_cb);
+    Py_CLEAR(h->throttle_cb);
+    Py_CLEAR(h->stats_cb);
+    Py_CLEAR(h->logger);
+    Py_CLEAR(h->oauth_cb);
+    Py_CLEAR(h->on_delivery);
+    Py_CLEAR(h->on_commit);
+    Py_CLEAR(h->on_assign);
+    Py_CLEAR(h->on_revoke);
+    Py_CLEAR(h->on_lost);
+    Py_CLEAR(h->oauth_error);
+    Py_CLEAR(h->stash);
+    Py_CLEAR(h->last_topic);
+    return 0;
+}
+
+void cfl_handle_dealloc(Handle *h) {
+    PyTypeObject *tp = Py_TYPE(h);
+    PyObject_GC_UnTrack(h);
+    if (h->weakreflist != NULL)
+        PyObject_ClearWeakRefs((PyObject *)h);
+    cfl_handle_destroy(h);
+    h->no_callbacks = 1;
+    for (size_t i = h->backlog.head; i < h->backlog.len; i++)
+        cfl_msgref_free(h->backlog.items[i].ref);
+    drq_free(&h->backlog);
+    Py_CLEAR(h->topics);
+    cfl_handle_clear(h);
+    tp->tp_free(h);
+    Py_DECREF(tp);
+}
+
+PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"username", "password", NULL};
+    const char *username, *password;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss:set_sasl_credentials", kwlist, &username, &password))
+        return NULL;
+    if (cfl_handle_check(h) < 0)
+        return NULL;
+    rd_kafka_error_t *error;
+    Py_BEGIN_ALLOW_THREADS
+    error = rd_kafka_sasl_set_credentials(h->rk, username, password);
+    Py_END_ALLOW_THREADS
+    if (error != NULL) {
+        cfl_state *st = h->st;
+        if (st == NULL) {
+            rd_kafka_error_destroy(error);
+            return NULL;
+        }
+        return cfl_raise_rd(st, error);
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject *cfl_handle_enter(Handle *h, PyObject *unused) {
+    if (cfl_handle_check(h) < 0)
+        return NULL;
+    return Py_NewRef(h);
+}
+
+PyObject *cfl_handle_reduce(Handle *h, PyObject *unused) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s objects cannot be pickled: they own network connections and threads. Pass the "
+                 "configuration dict instead and create the client in the process that uses it.",
+                 Py_TYPE(h)->tp_name);
+    return NULL;
+}

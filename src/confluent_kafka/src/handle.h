@@ -1,0 +1,153 @@
+/* What Producer and Consumer share: the rd_kafka_t, the Python callbacks, the loop that serves
+ * them, and the client's lifetime (close, dealloc, fork).
+ *
+ * Callbacks are served on the thread that calls poll()/flush()/consume(): that thread releases
+ * the GIL while librdkafka blocks, and a callback takes it back only to run Python code. Delivery
+ * reports are collected without the GIL and handed to Python in batches, so one GIL acquisition
+ * serves many of them. An exception raised by a callback stops the wait early and surfaces from
+ * the call that served it; undelivered reports wait in a backlog for the next call. */
+#ifndef CFL_HANDLE_H
+#define CFL_HANDLE_H
+#include "module.h"
+
+/* What a produced message that wants a delivery report keeps alive until the report:
+ * the librdkafka message opaque. Messages without a callback carry no MsgRef. */
+typedef struct {
+    PyObject *topic;
+    PyObject *value; /* bytes passed to librdkafka without a copy, or NULL */
+    PyObject *key;
+    PyObject *headers; /* the user's headers object, or NULL */
+    PyObject *callback;
+} MsgRef;
+
+/* One delivery report, captured without the GIL. */
+typedef struct {
+    MsgRef *ref;
+    int64_t offset;
+    int64_t timestamp;
+    int64_t latency_us;
+    rd_kafka_resp_err_t err;
+    int32_t partition;
+    int32_t leader_epoch;
+    int tstype;
+} DrEntry;
+
+typedef struct {
+    DrEntry *items;
+    size_t head, len, cap;
+} DrQueue;
+
+typedef struct Handle {
+    PyObject_HEAD
+    rd_kafka_t *rk;
+    cfl_state *st; /* the defining module's state (the type keeps the module alive) */
+    rd_kafka_type_t kind;
+    PyObject *error_cb;
+    PyObject *throttle_cb;
+    PyObject *stats_cb;
+    PyObject *logger;
+    PyObject *oauth_cb;
+    PyObject *on_delivery; /* producer: default delivery callback */
+    PyObject *on_commit;   /* consumer */
+    PyObject *on_assign;   /* consumer rebalance callbacks, set by subscribe() */
+    PyObject *on_revoke;
+    PyObject *on_lost;
+    PyObject *topics;      /* producer: topic name -> capsule(rd_kafka_topic_t *) */
+    PyObject *oauth_error; /* exception raised by oauth_cb while the constructor waits */
+    rd_kafka_queue_t *rkqu; /* consumer: the consumer queue */
+    PyObject *stash;       /* consumer: Messages fetched by a call that then raised, served next */
+    PyObject *last_topic;  /* consumer: the topic name of the last message, reused while equal */
+    DrQueue backlog;       /* delivery reports not yet handed to Python (GIL held to touch) */
+    unsigned fork_generation;
+    int dr_only_error;
+    int no_callbacks;      /* set while tearing down: reports only release what they hold */
+    int oauth_state;       /* 0 no oauth_cb, 1 waiting for the first token, 2 done */
+    int rebalance_assigned; /* consumer: the rebalance callback assigned by itself */
+    char closed;
+    PyObject *weakreflist;
+} Handle;
+
+/* Per-call state of a thread inside poll/flush/consume (lives on that thread's stack). */
+typedef struct CallState {
+    Handle *h;
+    PyThreadState *ts; /* saved thread state while the GIL is released; NULL while held */
+    PyObject *exc;     /* the first exception a callback raised */
+    DrQueue drs;       /* delivery reports captured during this call */
+    Py_ssize_t served; /* callbacks run */
+    struct CallState *prev;
+} CallState;
+
+/* Start/finish a call that may run callbacks. begin drains the backlog first and returns -1 if
+ * that raised. end takes the GIL, hands over captured reports and returns -1 if a callback raised. */
+int cfl_call_begin(Handle *h, CallState *cs);
+void cfl_call_release(CallState *cs); /* release the GIL inside a call */
+void cfl_call_acquire(CallState *cs); /* take it back */
+int cfl_call_end(CallState *cs);
+
+/* Serve `step` in GIL-free slices until it returns > 0 (done), the timeout passes (returns 0) or
+ * an exception is raised (a callback's, or KeyboardInterrupt: returns -1). `step` runs without
+ * the GIL and must return within slice_ms. served_out (may be NULL) gets the callbacks run. */
+typedef int (*cfl_step_fn)(Handle *h, int slice_ms, void *ctx);
+int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t *served_out);
+
+/* Raise RuntimeError if the client is closed or was created before a fork(). Returns -1 then. */
+int cfl_handle_check(Handle *h);
+
+/* How a librdkafka callback holds the GIL: through the waiting call on this thread (whose
+ * earlier delivery reports it hands over first, to keep order), or through PyGILState on
+ * librdkafka's own threads. cfl_cb_failed stores the raised exception for the waiting call. */
+typedef struct {
+    CallState *cs;
+    PyGILState_STATE gs;
+    int reacquired;
+} CbGil;
+void cfl_cb_enter(Handle *h, CbGil *g);
+void cfl_cb_failed(rd_kafka_t *rk, CbGil *g, PyObject *callback);
+void cfl_cb_leave(CbGil *g);
+
+/* Register the librdkafka callbacks for the Python-only keys held by the handle. */
+void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf);
+/* Finish construction: log queue, SASL background callbacks, first OAuth token. */
+int cfl_handle_started(Handle *h);
+
+/* Release a produced message's references (GIL held). */
+void cfl_msgref_free(MsgRef *ref);
+
+/* Tear down librdkafka without running user callbacks, releasing what pending reports hold.
+ * Never blocks on the group: Consumer.close() leaves it first. GIL held on entry and exit. */
+void cfl_handle_destroy(Handle *h);
+
+/* Shared type plumbing. */
+PyObject *cfl_handle_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);
+int cfl_handle_traverse(Handle *h, visitproc visit, void *arg);
+int cfl_handle_clear(Handle *h);
+void cfl_handle_dealloc(Handle *h);
+PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *kwargs);
+PyObject *cfl_handle_enter(Handle *h, PyObject *unused);
+PyObject *cfl_handle_reduce(Handle *h, PyObject *unused);
+PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metadata.c */
+
+/* Methods every client type lists in its method table. */
+#define CFL_HANDLE_METHODS                                                                        \
+    {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics, METH_VARARGS | METH_KEYWORDS,   \
+     "list_topics(topic=None, timeout=-1) -> ClusterMetadata\n\nCluster metadata: brokers, "      \
+     "topics and partitions (one topic if given)."},                                               \
+    {"set_sasl_credentials", (PyCFunction)(void (*)(void))cfl_handle_set_sasl_credentials,        \
+     METH_VARARGS | METH_KEYWORDS,                                                                 \
+     "set_sasl_credentials(username, password)\n\nSet the SASL PLAIN/SCRAM credentials used on "  \
+     "the next authentication."},                                                                  \
+    {"__enter__", (PyCFunction)cfl_handle_enter, METH_NOARGS, NULL},                               \
+    {"__reduce__", (PyCFunction)cfl_handle_reduce, METH_NOARGS, NULL}
+
+/* Per-thread record of the innermost call (see CallState). */
+#if defined(_MSC_VER)
+#define CFL_THREAD_LOCAL __declspec(thread)
+#else
+#define CFL_THREAD_LOCAL _Thread_local
+#endif
+
+/* Incremented in the child after fork(): a handle made in an earlier generation is unusable. */
+unsigned cfl_fork_generation_now(void);
+void cfl_fork_watch(void);
+
+#endif

@@ -1,0 +1,572 @@
+/* Message and header conversions. */
+#include "message.h"
+
+#include "error.h"
+
+/* ---- headers ---------------------------------------------------------------------------- */
+
+static int header_name(PyObject *name, Py_ssize_t idx, const char **out) {
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "header #%zd: name must be str, not %.100s", idx,
+                     Py_TYPE(name)->tp_name);
+        return -1;
+    }
+    *out = PyUnicode_AsUTF8(name);
+    return *out == NULL ? -1 : 0;
+}
+
+static int add_header(rd_kafka_headers_t *hdrs, PyObject *name, PyObject *value, Py_ssize_t idx) {
+    const char *n;
+    const void *data;
+    size_t len;
+    Py_buffer view;
+    int have_view = 0;
+    if (header_name(name, idx, &n) < 0)
+        return -1;
+    if (cfl_bytes_arg(value, "header value", &data, &len, &view, &have_view) < 0)
+        return -1;
+    rd_kafka_resp_err_t err = rd_kafka_header_add(hdrs, n, -1, data, data ? (ssize_t)len : 0);
+    cfl_bytes_release(&view, have_view);
+    if (err) {
+        PyErr_Format(PyExc_ValueError, "header #%zd: %s", idx, rd_kafka_err2str(err));
+        return -1;
+    }
+    return 0;
+}
+
+/* Calls fn(name, value, index) for every header of a dict or a sequence of pairs. */
+static int each_header(PyObject *obj, int (*fn)(void *, PyObject *, PyObject *, Py_ssize_t),
+                       void *ctx) {
+    if (PyDict_Check(obj)) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0, idx = 0;
+        while (PyDict_Next(obj, &pos, &k, &v))
+            if (fn(ctx, k, v, idx++) < 0)
+                return -1;
+        return 0;
+    }
+    if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
+        PyErr_Format(PyExc_TypeError,
+                     "headers must be a list of (str, value) tuples or a dict, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *seq = Py_NewRef(obj);
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2) {
+            PyErr_Format(PyExc_TypeError, "header #%zd must be a (name, value) tuple, not %.100s",
+                         i, Py_TYPE(item)->tp_name);
+            rc = -1;
+            break;
+        }
+        Py_INCREF(item);
+        rc = fn(ctx, PyTuple_GET_ITEM(item, 0), PyTuple_GET_ITEM(item, 1), i);
+        Py_DECREF(item);
+    }
+    Py_DECREF(seq);
+    return rc;
+}
+
+static int add_header_cb(void *ctx, PyObject *name, PyObject *value, Py_ssize_t idx) {
+    return add_header((rd_kafka_headers_t *)ctx, name, value, idx);
+}
+
+int cfl_headers_from_py(PyObject *obj, rd_kafka_headers_t **out) {
+    *out = NULL;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    Py_ssize_t n = PyDict_Check(obj) ? PyDict_GET_SIZE(obj)
+                   : (PyList_Check(obj) || PyTuple_Check(obj)) ? Py_SIZE(obj) : 0;
+    rd_kafka_headers_t *hdrs = rd_kafka_headers_new((size_t)(n > 0 ? n : 1));
+    if (each_header(obj, add_header_cb, hdrs) < 0) {
+        rd_kafka_headers_destroy(hdrs);
+        return -1;
+    }
+    *out = hdrs;
+    return 0;
+}
+
+static int normalize_header_cb(void *ctx, PyObject *name, PyObject *value, Py_ssize_t idx) {
+    const char *n;
+    if (header_name(name, idx, &n) < 0)
+        return -1;
+    PyObject *v;
+    if (value == Py_None) {
+        v = Py_NewRef(Py_None);
+    } else if (PyBytes_CheckExact(value)) {
+        v = Py_NewRef(value);
+    } else if (PyUnicode_Check(value)) {
+        v = PyUnicode_AsUTF8String(value);
+    } else {
+        v = PyBytes_FromObject(value);
+    }
+    if (v == NULL)
+        return -1;
+    PyObject *pair = PyTuple_Pack(2, name, v);
+    Py_DECREF(v);
+    if (pair == NULL)
+        return -1;
+    int rc = PyList_Append((PyObject *)ctx, pair);
+    Py_DECREF(pair);
+    return rc;
+}
+
+PyObject *cfl_headers_normalize(PyObject *obj) {
+    PyObject *list = PyList_New(0);
+    if (list != NULL && each_header(obj, normalize_header_cb, list) < 0)
+        Py_CLEAR(list);
+    return list;
+}
+
+static PyObject *headers_from_c(const rd_kafka_headers_t *hdrs) {
+    size_t cnt = rd_kafka_header_cnt(hdrs);
+    PyObject *list = PyList_New((Py_ssize_t)cnt);
+    if (list == NULL)
+        return NULL;
+    for (size_t i = 0; i < cnt; i++) {
+        const char *name;
+        const void *val;
+        size_t size;
+        if (rd_kafka_header_get_all(hdrs, i, &name, &val, &size) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+            Py_DECREF(list);
+            PyErr_SetString(PyExc_RuntimeError, "header vanished while reading");
+            return NULL;
+        }
+        PyObject *pair = Py_BuildValue("(sy#)", name, (const char *)val, (Py_ssize_t)(val ? size : 0));
+        if (pair != NULL && val == NULL) {
+            /* A null header value stays None rather than b"". */
+            Py_SETREF(pair, Py_BuildValue("(sO)", name, Py_None));
+        }
+        if (pair == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, pair);
+    }
+    return list;
+}
+
+/* ---- Message ---------------------------------------------------------------------------- */
+
+MessageObject *cfl_message_alloc(cfl_state *st) {
+    MessageObject *m = (MessageObject *)st->MessageType->tp_alloc(st->MessageType, 0);
+    if (m == NULL)
+        return NULL;
+    m->partition = RD_KAFKA_PARTITION_UA;
+    m->offset = RD_KAFKA_OFFSET_INVALID;
+    m->latency_us = -1;
+    m->leader_epoch = -1;
+    m->tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+    return m;
+}
+
+PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject *topic) {
+    MessageObject *m = cfl_message_alloc(st);
+    if (m == NULL)
+        return NULL;
+    if (topic != NULL)
+        m->topic = Py_NewRef(topic);
+    else if (rkm->rkt != NULL && (m->topic = PyUnicode_FromString(rd_kafka_topic_name(rkm->rkt))) == NULL)
+        goto fail;
+    if (rkm->payload != NULL &&
+        (m->value = PyBytes_FromStringAndSize(rkm->payload, (Py_ssize_t)rkm->len)) == NULL)
+        goto fail;
+    if (rkm->key != NULL &&
+        (m->key = PyBytes_FromStringAndSize(rkm->key, (Py_ssize_t)rkm->key_len)) == NULL)
+        goto fail;
+    if (rkm->err != RD_KAFKA_RESP_ERR_NO_ERROR &&
+        (m->error = cfl_error_new(st, rkm->err, rd_kafka_message_errstr(rkm))) == NULL)
+        goto fail;
+    if (rkm->err == RD_KAFKA_RESP_ERR_NO_ERROR)
+        rd_kafka_message_detach_headers(rkm, &m->c_headers);
+    m->partition = rkm->partition;
+    m->offset = rkm->offset;
+    rd_kafka_timestamp_type_t tstype;
+    m->timestamp = rd_kafka_message_timestamp(rkm, &tstype);
+    m->tstype = (int)tstype;
+    if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
+        m->timestamp = 0;
+    m->leader_epoch = rd_kafka_message_leader_epoch(rkm);
+    return (PyObject *)m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
+
+static int set_timestamp(MessageObject *self, PyObject *ts) {
+    if (ts == NULL || ts == Py_None) {
+        self->tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+        self->timestamp = 0;
+        return 0;
+    }
+    if (PyTuple_Check(ts)) {
+        int type;
+        long long value;
+        if (!PyArg_ParseTuple(ts, "iL;timestamp must be an int or a (type, timestamp) tuple", &type, &value))
+            return -1;
+        if (type < RD_KAFKA_TIMESTAMP_NOT_AVAILABLE || type > RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME) {
+            PyErr_Format(PyExc_ValueError, "unknown timestamp type %d", type);
+            return -1;
+        }
+        self->tstype = type;
+        self->timestamp = value;
+        return 0;
+    }
+    if (!PyLong_Check(ts)) {
+        PyErr_Format(PyExc_TypeError, "timestamp must be an int or a (type, timestamp) tuple, not %.100s",
+                     Py_TYPE(ts)->tp_name);
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(ts);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    self->tstype = RD_KAFKA_TIMESTAMP_CREATE_TIME;
+    self->timestamp = v;
+    return 0;
+}
+
+static int optional_int(PyObject *obj, const char *what, long long dflt, long long lo, long long hi,
+                        long long *out) {
+    if (obj == NULL || obj == Py_None) {
+        *out = dflt;
+        return 0;
+    }
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int or None, not %.100s", what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s %lld is out of range", what, v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int check_error_arg(cfl_state *st, PyObject *error) {
+    if (error != NULL && error != Py_None && !PyObject_TypeCheck(error, st->KafkaErrorType)) {
+        PyErr_Format(PyExc_TypeError, "error must be a KafkaError or None, not %.100s",
+                     Py_TYPE(error)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_topic_arg(PyObject *topic) {
+    if (topic != NULL && topic != Py_None && !PyUnicode_Check(topic)) {
+        PyErr_Format(PyExc_TypeError, "topic must be str or None, not %.100s", Py_TYPE(topic)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_headers_arg(PyObject *headers) {
+    if (headers != NULL && headers != Py_None && !PyList_Check(headers) && !PyTuple_Check(headers) &&
+        !PyDict_Check(headers)) {
+        PyErr_Format(PyExc_TypeError, "headers must be a list of (str, value) tuples, a dict or None, not %.100s",
+                     Py_TYPE(headers)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static inline PyObject *none_as_null(PyObject *o) {
+    return (o == NULL || o == Py_None) ? NULL : Py_NewRef(o);
+}
+
+static PyObject *Message_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"topic", "partition", "offset", "key", "value", "headers", "error",
+                             "timestamp", "latency", "leader_epoch", NULL};
+    PyObject *topic = NULL, *partition = NULL, *offset = NULL, *key = NULL, *value = NULL,
+             *headers = NULL, *error = NULL, *timestamp = NULL, *latency = NULL, *leader_epoch = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOOOOOOOO:Message", kwlist, &topic, &partition,
+                                     &offset, &key, &value, &headers, &error, &timestamp, &latency,
+                                     &leader_epoch))
+        return NULL;
+    cfl_state *st = cfl_state_from_type(type);
+    if (st == NULL)
+        return NULL;
+    long long part, off, epoch;
+    if (check_topic_arg(topic) < 0 || check_error_arg(st, error) < 0 || check_headers_arg(headers) < 0 ||
+        optional_int(partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &part) < 0 ||
+        optional_int(offset, "offset", RD_KAFKA_OFFSET_INVALID, INT64_MIN, INT64_MAX, &off) < 0 ||
+        optional_int(leader_epoch, "leader_epoch", -1, -1, INT32_MAX, &epoch) < 0)
+        return NULL;
+    double lat = -1.0;
+    if (latency != NULL && latency != Py_None) {
+        lat = PyFloat_AsDouble(latency);
+        if (lat == -1.0 && PyErr_Occurred())
+            return NULL;
+        if (!(lat >= 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "latency must be a non-negative number of seconds");
+            return NULL;
+        }
+    }
+    MessageObject *m = (MessageObject *)type->tp_alloc(type, 0);
+    if (m == NULL)
+        return NULL;
+    m->topic = none_as_null(topic);
+    m->key = none_as_null(key);
+    m->value = none_as_null(value);
+    m->error = none_as_null(error);
+    m->partition = (int32_t)part;
+    m->offset = off;
+    m->leader_epoch = (int32_t)epoch;
+    m->latency_us = lat < 0 ? -1 : (int64_t)(lat * 1e6 + 0.5);
+    if (headers != NULL && headers != Py_None) {
+        m->headers = Py_NewRef(headers);
+        m->headers_raw = 1;
+    }
+    if (set_timestamp(m, timestamp) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return (PyObject *)m;
+}
+
+static int Message_traverse(MessageObject *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->topic);
+    Py_VISIT(self->value);
+    Py_VISIT(self->key);
+    Py_VISIT(self->headers);
+    Py_VISIT(self->error);
+    return 0;
+}
+
+static int Message_clear(MessageObject *self) {
+    Py_CLEAR(self->topic);
+    Py_CLEAR(self->value);
+    Py_CLEAR(self->key);
+    Py_CLEAR(self->headers);
+    Py_CLEAR(self->error);
+    return 0;
+}
+
+static void Message_dealloc(MessageObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    Message_clear(self);
+    if (self->c_headers != NULL)
+        rd_kafka_headers_destroy(self->c_headers);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static inline PyObject *or_none(PyObject *o) {
+    return Py_NewRef(o != NULL ? o : Py_None);
+}
+
+static PyObject *Message_topic(MessageObject *self, PyObject *unused) { return or_none(self->topic); }
+static PyObject *Message_value(MessageObject *self, PyObject *unused) { return or_none(self->value); }
+static PyObject *Message_key(MessageObject *self, PyObject *unused) { return or_none(self->key); }
+static PyObject *Message_error(MessageObject *self, PyObject *unused) { return or_none(self->error); }
+
+static PyObject *Message_partition(MessageObject *self, PyObject *unused) {
+    if (self->partition == RD_KAFKA_PARTITION_UA)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(self->partition);
+}
+
+static PyObject *Message_offset(MessageObject *self, PyObject *unused) {
+    if (self->offset < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLongLong(self->offset);
+}
+
+/* Converts pending C or user-given headers into the canonical list, once. */
+static int materialize_headers(MessageObject *self) {
+    if (self->c_headers != NULL) {
+        PyObject *list = headers_from_c(self->c_headers);
+        if (list == NULL)
+            return -1;
+        rd_kafka_headers_destroy(self->c_headers);
+        self->c_headers = NULL;
+        Py_XSETREF(self->headers, list);
+    } else if (self->headers_raw) {
+        PyObject *list = cfl_headers_normalize(self->headers);
+        if (list == NULL)
+            return -1;
+        Py_XSETREF(self->headers, list);
+        self->headers_raw = 0;
+    }
+    return 0;
+}
+
+static PyObject *Message_headers(MessageObject *self, PyObject *unused) {
+    if (materialize_headers(self) < 0)
+        return NULL;
+    return or_none(self->headers);
+}
+
+static PyObject *Message_timestamp(MessageObject *self, PyObject *unused) {
+    return Py_BuildValue("(iL)", self->tstype, (long long)self->timestamp);
+}
+
+static PyObject *Message_latency(MessageObject *self, PyObject *unused) {
+    if (self->latency_us < 0)
+        Py_RETURN_NONE;
+    return PyFloat_FromDouble((double)self->latency_us / 1e6);
+}
+
+static PyObject *Message_leader_epoch(MessageObject *self, PyObject *unused) {
+    if (self->leader_epoch < 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(self->leader_epoch);
+}
+
+static PyObject *Message_set_topic(MessageObject *self, PyObject *v) {
+    if (check_topic_arg(v) < 0)
+        return NULL;
+    Py_XSETREF(self->topic, none_as_null(v));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Message_set_value(MessageObject *self, PyObject *v) {
+    Py_XSETREF(self->value, none_as_null(v));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Message_set_key(MessageObject *self, PyObject *v) {
+    Py_XSETREF(self->key, none_as_null(v));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Message_set_headers(MessageObject *self, PyObject *v) {
+    if (check_headers_arg(v) < 0)
+        return NULL;
+    if (self->c_headers != NULL) {
+        rd_kafka_headers_destroy(self->c_headers);
+        self->c_headers = NULL;
+    }
+    Py_XSETREF(self->headers, none_as_null(v));
+    self->headers_raw = self->headers != NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Message_set_error(MessageObject *self, PyObject *v) {
+    cfl_state *st = cfl_state_of((PyObject *)self);
+    if (st == NULL || check_error_arg(st, v) < 0)
+        return NULL;
+    Py_XSETREF(self->error, none_as_null(v));
+    Py_RETURN_NONE;
+}
+
+static PyObject *Message_set_timestamp(MessageObject *self, PyObject *v) {
+    if (set_timestamp(self, v) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t Message_len(MessageObject *self) {
+    if (self->value == NULL)
+        return 0;
+    return PyObject_Length(self->value);
+}
+
+/* The constructor arguments that rebuild this message (also what equality compares). */
+static PyObject *Message_args(MessageObject *self) {
+    if (materialize_headers(self) < 0)
+        return NULL;
+    PyObject *latency = Message_latency(self, NULL);
+    if (latency == NULL)
+        return NULL;
+    PyObject *partition = Message_partition(self, NULL);
+    PyObject *offset = PyLong_FromLongLong(self->offset);
+    PyObject *epoch = Message_leader_epoch(self, NULL);
+    PyObject *ts = Message_timestamp(self, NULL);
+    PyObject *args = NULL;
+    if (partition && offset && epoch && ts)
+        args = PyTuple_Pack(10, self->topic ? self->topic : Py_None, partition, offset,
+                            self->key ? self->key : Py_None, self->value ? self->value : Py_None,
+                            self->headers ? self->headers : Py_None, self->error ? self->error : Py_None,
+                            ts, latency, epoch);
+    Py_XDECREF(partition);
+    Py_XDECREF(offset);
+    Py_XDECREF(epoch);
+    Py_XDECREF(ts);
+    Py_DECREF(latency);
+    return args;
+}
+
+static PyObject *Message_reduce(MessageObject *self, PyObject *unused) {
+    PyObject *args = Message_args(self);
+    if (args == NULL)
+        return NULL;
+    return Py_BuildValue("(ON)", Py_TYPE(self), args);
+}
+
+static PyObject *Message_richcompare(MessageObject *self, PyObject *other, int op) {
+    if ((op != Py_EQ && op != Py_NE) || Py_TYPE(other)->tp_richcompare != Py_TYPE(self)->tp_richcompare)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *a = Message_args(self);
+    PyObject *b = a ? Message_args((MessageObject *)other) : NULL;
+    PyObject *res = b ? PyObject_RichCompare(a, b, op) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return res;
+}
+
+static PyObject *Message_repr(MessageObject *self) {
+    return PyUnicode_FromFormat("<Message topic=%R partition=%d offset=%lld error=%R>",
+                                self->topic ? self->topic : Py_None, (int)self->partition,
+                                (long long)self->offset, self->error ? self->error : Py_None);
+}
+
+static PyMethodDef Message_methods[] = {
+    {"topic", (PyCFunction)Message_topic, METH_NOARGS, "The topic name, or None."},
+    {"partition", (PyCFunction)Message_partition, METH_NOARGS, "The partition, or None if not set."},
+    {"offset", (PyCFunction)Message_offset, METH_NOARGS, "The offset, or None if not known."},
+    {"key", (PyCFunction)Message_key, METH_NOARGS, "The key (bytes), or None."},
+    {"value", (PyCFunction)Message_value, METH_NOARGS, "The value (bytes), or None."},
+    {"headers", (PyCFunction)Message_headers, METH_NOARGS, "The headers as a list of (str, bytes|None), or None."},
+    {"error", (PyCFunction)Message_error, METH_NOARGS, "A KafkaError if this message reports an error, else None."},
+    {"timestamp", (PyCFunction)Message_timestamp, METH_NOARGS,
+     "(timestamp type, milliseconds since the epoch); the type is one of the TIMESTAMP_* constants."},
+    {"latency", (PyCFunction)Message_latency, METH_NOARGS,
+     "Seconds from produce() to the delivery report, or None outside delivery reports."},
+    {"leader_epoch", (PyCFunction)Message_leader_epoch, METH_NOARGS, "The partition leader epoch, or None."},
+    {"set_topic", (PyCFunction)Message_set_topic, METH_O, "Replace the topic."},
+    {"set_value", (PyCFunction)Message_set_value, METH_O, "Replace the value."},
+    {"set_key", (PyCFunction)Message_set_key, METH_O, "Replace the key."},
+    {"set_headers", (PyCFunction)Message_set_headers, METH_O, "Replace the headers."},
+    {"set_error", (PyCFunction)Message_set_error, METH_O, "Replace the error."},
+    {"set_timestamp", (PyCFunction)Message_set_timestamp, METH_O, "Replace the timestamp (int or (type, ts))."},
+    {"__reduce__", (PyCFunction)Message_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+static PyType_Slot Message_slots[] = {
+    {Py_tp_doc, "Message(topic=None, partition=None, offset=None, key=None, value=None, headers=None,\n"
+                "        error=None, timestamp=None, latency=None, leader_epoch=None)\n\n"
+                "A Kafka record: consumed, reported as delivered, or built by hand."},
+    {Py_tp_new, Message_new},
+    {Py_tp_dealloc, Message_dealloc},
+    {Py_tp_traverse, Message_traverse},
+    {Py_tp_clear, Message_clear},
+    {Py_tp_methods, Message_methods},
+    {Py_tp_repr, Message_repr},
+    {Py_tp_richcompare, Message_richcompare},
+    {Py_tp_hash, PyObject_HashNotImplemented},
+    {Py_sq_length, Message_len},
+    {0, NULL},
+};
+
+static PyType_Spec Message_spec = {
+    .name = CFL_QUALNAME("Message"),
+    .basicsize = sizeof(MessageObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .slots = Message_slots,
+};
+
+int cfl_message_init_type(PyObject *module, cfl_state *st) {
+    st->MessageType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Message_spec, NULL);
+    if (st->MessageType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->MessageType);
+}

@@ -1,0 +1,38 @@
+/* Message: a consumed record, a delivery report, or one a user built (e.g. for tests). */
+#ifndef CFL_MESSAGE_H
+#define CFL_MESSAGE_H
+#include "module.h"
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *topic;   /* NULL means None, for every PyObject field */
+    PyObject *value;
+    PyObject *key;
+    PyObject *headers; /* a list, or the user's headers object when headers_raw is set */
+    PyObject *error;
+    rd_kafka_headers_t *c_headers; /* a consumed record's headers, converted on first access */
+    int64_t offset;
+    int64_t timestamp;
+    int64_t latency_us; /* -1 when not a delivery report */
+    int32_t partition;
+    int32_t leader_epoch;
+    int tstype;
+    char headers_raw;
+} MessageObject;
+
+int cfl_message_init_type(PyObject *module, cfl_state *st);
+
+/* A Message from a consumed record (copies key and value, takes the headers). `topic` is a
+ * borrowed cached name or NULL. */
+PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject *topic);
+
+/* A bare Message to be filled in by the caller (all fields unset). */
+MessageObject *cfl_message_alloc(cfl_state *st);
+
+/* librdkafka headers from a list of (name, value) pairs or a dict. *out is NULL for None. */
+int cfl_headers_from_py(PyObject *obj, rd_kafka_headers_t **out);
+
+/* A list of (str, bytes|None) from the user's headers object (list of pairs or dict). */
+PyObject *cfl_headers_normalize(PyObject *obj);
+
+#endif

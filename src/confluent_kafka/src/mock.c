@@ -1,0 +1,247 @@
+/* MockCluster. */
+#include "mock.h"
+
+#include <librdkafka/rdkafka_mock.h>
+
+#include "error.h"
+
+typedef struct {
+    PyObject_HEAD
+    rd_kafka_t *rk; /* the handle whose threads run the mock brokers */
+    rd_kafka_mock_cluster_t *mcluster;
+    cfl_state *st;
+} MockClusterObject;
+
+static int check_open(MockClusterObject *self) {
+    if (self->mcluster == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "MockCluster has been closed");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *mock_result(MockClusterObject *self, rd_kafka_resp_err_t err) {
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    Py_RETURN_NONE;
+}
+
+static PyObject *MockCluster_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"num_brokers", NULL};
+    int num_brokers = 3;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|i:MockCluster", kwlist, &num_brokers))
+        return NULL;
+    if (num_brokers < 1 || num_brokers > 64) {
+        PyErr_Format(PyExc_ValueError, "num_brokers must be between 1 and 64, got %d", num_brokers);
+        return NULL;
+    }
+    cfl_state *st = cfl_state_from_type(type);
+    if (st == NULL)
+        return NULL;
+    MockClusterObject *self = (MockClusterObject *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->st = st;
+    char errstr[512];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "log_level", "3", NULL, 0);
+    Py_BEGIN_ALLOW_THREADS
+    self->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    if (self->rk != NULL)
+        self->mcluster = rd_kafka_mock_cluster_new(self->rk, num_brokers);
+    Py_END_ALLOW_THREADS
+    if (self->rk == NULL) {
+        rd_kafka_conf_destroy(conf);
+        Py_DECREF(self);
+        return cfl_raise(st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
+    }
+    if (self->mcluster == NULL) {
+        Py_DECREF(self);
+        return cfl_raise(st, RD_KAFKA_RESP_ERR__FAIL, "could not start the mock cluster");
+    }
+    return (PyObject *)self;
+}
+
+static void mock_close(MockClusterObject *self) {
+    rd_kafka_mock_cluster_t *mc = self->mcluster;
+    rd_kafka_t *rk = self->rk;
+    self->mcluster = NULL;
+    self->rk = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    if (mc != NULL)
+        rd_kafka_mock_cluster_destroy(mc);
+    if (rk != NULL)
+        rd_kafka_destroy(rk);
+    Py_END_ALLOW_THREADS
+}
+
+static void MockCluster_dealloc(MockClusterObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    mock_close(self);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *MockCluster_close(MockClusterObject *self, PyObject *unused) {
+    mock_close(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *MockCluster_enter(MockClusterObject *self, PyObject *unused) {
+    if (check_open(self) < 0)
+        return NULL;
+    return Py_NewRef(self);
+}
+
+static PyObject *MockCluster_exit(MockClusterObject *self, PyObject *args) {
+    mock_close(self);
+    Py_RETURN_FALSE;
+}
+
+static PyObject *MockCluster_bootstrap_servers(MockClusterObject *self, void *closure) {
+    if (check_open(self) < 0)
+        return NULL;
+    return PyUnicode_FromString(rd_kafka_mock_cluster_bootstraps(self->mcluster));
+}
+
+static PyObject *MockCluster_create_topic(MockClusterObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"topic", "partitions", "replication_factor", NULL};
+    const char *topic;
+    int partitions = 1, rf = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|ii:create_topic", kwlist, &topic, &partitions, &rf) ||
+        check_open(self) < 0)
+        return NULL;
+    if (partitions < 1 || rf < 1) {
+        PyErr_SetString(PyExc_ValueError, "partitions and replication_factor must be >= 1");
+        return NULL;
+    }
+    return mock_result(self, rd_kafka_mock_topic_create(self->mcluster, topic, partitions, rf));
+}
+
+static PyObject *broker_call(MockClusterObject *self, PyObject *args, const char *fmt,
+                             rd_kafka_resp_err_t (*fn)(rd_kafka_mock_cluster_t *, int32_t)) {
+    int broker_id;
+    if (!PyArg_ParseTuple(args, fmt, &broker_id) || check_open(self) < 0)
+        return NULL;
+    return mock_result(self, fn(self->mcluster, broker_id));
+}
+
+static PyObject *MockCluster_broker_down(MockClusterObject *self, PyObject *args) {
+    return broker_call(self, args, "i:broker_down", rd_kafka_mock_broker_set_down);
+}
+
+static PyObject *MockCluster_broker_up(MockClusterObject *self, PyObject *args) {
+    return broker_call(self, args, "i:broker_up", rd_kafka_mock_broker_set_up);
+}
+
+static PyObject *MockCluster_set_rtt(MockClusterObject *self, PyObject *args) {
+    int broker_id, rtt_ms;
+    if (!PyArg_ParseTuple(args, "ii:set_rtt", &broker_id, &rtt_ms) || check_open(self) < 0)
+        return NULL;
+    if (rtt_ms < 0) {
+        PyErr_SetString(PyExc_ValueError, "rtt_ms must be >= 0");
+        return NULL;
+    }
+    return mock_result(self, rd_kafka_mock_broker_set_rtt(self->mcluster, broker_id, rtt_ms));
+}
+
+static PyObject *MockCluster_push_request_errors(MockClusterObject *self, PyObject *args) {
+    int api_key;
+    PyObject *errors;
+    if (!PyArg_ParseTuple(args, "iO:push_request_errors", &api_key, &errors) || check_open(self) < 0)
+        return NULL;
+    if (!PyList_Check(errors) && !PyTuple_Check(errors)) {
+        PyErr_SetString(PyExc_TypeError, "errors must be a list of error codes");
+        return NULL;
+    }
+    if (api_key < 0 || api_key > INT16_MAX) {
+        PyErr_Format(PyExc_ValueError, "api_key %d is out of range", api_key);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(errors);
+    rd_kafka_resp_err_t *codes = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(*codes));
+    if (codes == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(errors, i));
+        if (c == -1 && PyErr_Occurred()) {
+            PyMem_Free(codes);
+            return NULL;
+        }
+        codes[i] = (rd_kafka_resp_err_t)c;
+    }
+    rd_kafka_mock_push_request_errors_array(self->mcluster, (int16_t)api_key, (size_t)n, codes);
+    PyMem_Free(codes);
+    Py_RETURN_NONE;
+}
+
+static PyObject *MockCluster_set_partition_leader(MockClusterObject *self, PyObject *args) {
+    const char *topic;
+    int partition, broker_id;
+    if (!PyArg_ParseTuple(args, "sii:set_partition_leader", &topic, &partition, &broker_id) ||
+        check_open(self) < 0)
+        return NULL;
+    return mock_result(self, rd_kafka_mock_partition_set_leader(self->mcluster, topic, partition, broker_id));
+}
+
+static PyObject *MockCluster_set_coordinator(MockClusterObject *self, PyObject *args) {
+    const char *key_type, *key;
+    int broker_id;
+    if (!PyArg_ParseTuple(args, "ssi:set_coordinator", &key_type, &key, &broker_id) || check_open(self) < 0)
+        return NULL;
+    if (strcmp(key_type, "group") != 0 && strcmp(key_type, "transaction") != 0) {
+        PyErr_SetString(PyExc_ValueError, "key_type must be 'group' or 'transaction'");
+        return NULL;
+    }
+    return mock_result(self, rd_kafka_mock_coordinator_set(self->mcluster, key_type, key, broker_id));
+}
+
+static PyMethodDef MockCluster_methods[] = {
+    {"create_topic", (PyCFunction)(void (*)(void))MockCluster_create_topic, METH_VARARGS | METH_KEYWORDS,
+     "create_topic(topic, partitions=1, replication_factor=1)"},
+    {"broker_down", (PyCFunction)MockCluster_broker_down, METH_VARARGS,
+     "broker_down(broker_id)\n\nDisconnect the broker's clients and refuse new connections."},
+    {"broker_up", (PyCFunction)MockCluster_broker_up, METH_VARARGS, "broker_up(broker_id)"},
+    {"set_rtt", (PyCFunction)MockCluster_set_rtt, METH_VARARGS, "set_rtt(broker_id, rtt_ms)"},
+    {"push_request_errors", (PyCFunction)MockCluster_push_request_errors, METH_VARARGS,
+     "push_request_errors(api_key, errors)\n\nThe next requests of this Kafka API key fail with these "
+     "error codes, in order."},
+    {"set_partition_leader", (PyCFunction)MockCluster_set_partition_leader, METH_VARARGS,
+     "set_partition_leader(topic, partition, broker_id)"},
+    {"set_coordinator", (PyCFunction)MockCluster_set_coordinator, METH_VARARGS,
+     "set_coordinator(key_type, key, broker_id)\n\nkey_type is 'group' or 'transaction'."},
+    {"close", (PyCFunction)MockCluster_close, METH_NOARGS, "close()\n\nStop the brokers. Idempotent."},
+    {"__enter__", (PyCFunction)MockCluster_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)MockCluster_exit, METH_VARARGS, NULL},
+    {NULL},
+};
+
+static PyGetSetDef MockCluster_getset[] = {
+    {"bootstrap_servers", (getter)MockCluster_bootstrap_servers, NULL,
+     "The brokers' loopback addresses, for bootstrap.servers.", NULL},
+    {NULL},
+};
+
+static PyType_Slot MockCluster_slots[] = {
+    {Py_tp_doc, "MockCluster(num_brokers=3)\n\nAn in-process Kafka cluster on loopback, for tests: "
+                "no broker to install, and faults on demand."},
+    {Py_tp_new, MockCluster_new},
+    {Py_tp_dealloc, MockCluster_dealloc},
+    {Py_tp_methods, MockCluster_methods},
+    {Py_tp_getset, MockCluster_getset},
+    {0, NULL},
+};
+
+static PyType_Spec MockCluster_spec = {
+    .name = CFL_QUALNAME("MockCluster"),
+    .basicsize = sizeof(MockClusterObject),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = MockCluster_slots,
+};
+
+int cfl_mock_init_type(PyObject *module, cfl_state *st) {
+    st->MockClusterType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &MockCluster_spec, NULL);
+    if (st->MockClusterType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->MockClusterType);
+}

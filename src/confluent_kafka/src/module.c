@@ -1,0 +1,293 @@
+/* confluent_kafka.cimpl: module state, multi-phase init, constants and module functions. */
+#include <math.h>
+
+#include "consumer.h"
+#include "error.h"
+#include "handle.h"
+#include "message.h"
+#include "mock.h"
+#include "module.h"
+#include "producer.h"
+#include "topic_partition.h"
+
+#ifndef CFL_VERSION
+#define CFL_VERSION "0.0.0"
+#endif
+
+/* ---- helpers shared by every file ------------------------------------------------------- */
+
+cfl_state *cfl_state_from_type(PyTypeObject *type) {
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *module = PyType_GetModuleByDef(type, &cfl_module_def);
+#else
+    PyObject *module = NULL;
+    PyObject *mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE))
+            continue;
+        PyObject *m = ((PyHeapTypeObject *)t)->ht_module;
+        if (m != NULL && PyModule_GetDef(m) == &cfl_module_def) {
+            module = m;
+            break;
+        }
+    }
+    if (module == NULL)
+        PyErr_Format(PyExc_TypeError, "%s is not a confluent_kafka.cimpl type", type->tp_name);
+#endif
+    return module != NULL ? cfl_get_state(module) : NULL;
+}
+
+int cfl_parse_args(cfl_state *st, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                   PyObject *kwnames, const enum cfl_kw *params, int nparams, int nrequired, PyObject **out) {
+    if (nargs > nparams) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", fname, nparams,
+                     nargs);
+        return -1;
+    }
+    for (int i = 0; i < nparams; i++)
+        out[i] = i < nargs ? args[i] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+        int found = -1;
+        for (int i = 0; i < nparams && found < 0; i++) /* interned: identity first */
+            if (name == st->kw[params[i]])
+                found = i;
+        for (int i = 0; i < nparams && found < 0; i++)
+            if (PyUnicode_Compare(name, st->kw[params[i]]) == 0)
+                found = i;
+        if (found < 0) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, name);
+            return -1;
+        }
+        if (out[found] != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", fname, name);
+            return -1;
+        }
+        out[found] = args[nargs + k];
+    }
+    for (int i = 0; i < nrequired; i++)
+        if (out[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%U'", fname, st->kw[params[i]]);
+            return -1;
+        }
+    return 0;
+}
+
+int cfl_timeout_ms(PyObject *obj, int *out_ms) {
+    *out_ms = -1;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (!PyLong_Check(obj) && !PyFloat_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "timeout must be a number of seconds or None, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    double s = PyFloat_AsDouble(obj);
+    if (s == -1.0 && PyErr_Occurred())
+        return -1;
+    if (isnan(s)) {
+        PyErr_SetString(PyExc_ValueError, "timeout must not be NaN");
+        return -1;
+    }
+    if (s < 0)
+        return 0; /* forever */
+    double ms = ceil(s * 1000.0);
+    *out_ms = ms >= (double)(INT_MAX - 1) ? INT_MAX - 1 : (int)ms;
+    return 0;
+}
+
+int cfl_bytes_arg(PyObject *obj, const char *what, const void **data, size_t *len, Py_buffer *view,
+                  int *have_view) {
+    *have_view = 0;
+    *data = NULL;
+    *len = 0;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (PyBytes_Check(obj)) {
+        *data = PyBytes_AS_STRING(obj);
+        *len = (size_t)PyBytes_GET_SIZE(obj);
+        return 0;
+    }
+    if (PyUnicode_Check(obj)) {
+        Py_ssize_t n;
+        *data = PyUnicode_AsUTF8AndSize(obj, &n);
+        *len = (size_t)n;
+        return *data == NULL ? -1 : 0;
+    }
+    if (PyObject_CheckBuffer(obj)) {
+        if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0)
+            return -1;
+        *have_view = 1;
+        *data = view->buf;
+        *len = (size_t)view->len;
+        return 0;
+    }
+    PyErr_Format(PyExc_TypeError, "%s must be str, bytes, a buffer or None, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+}
+
+PyObject *cfl_cached_import(PyObject **slot, const char *module, const char *attr) {
+    if (*slot != NULL)
+        return *slot;
+    PyObject *mod = PyImport_ImportModule(module);
+    if (mod == NULL || attr == NULL)
+        return (*slot = mod);
+    *slot = PyObject_GetAttrString(mod, attr);
+    Py_DECREF(mod);
+    return *slot;
+}
+
+/* ---- module functions ------------------------------------------------------------------- */
+
+static PyObject *cfl_version(PyObject *self, PyObject *unused) {
+    unsigned major = 0, minor = 0, patch = 0;
+    sscanf(CFL_VERSION, "%u.%u.%u", &major, &minor, &patch);
+    return Py_BuildValue("(si)", CFL_VERSION, (int)((major << 24) | (minor << 16) | (patch << 8)));
+}
+
+static PyObject *cfl_libversion(PyObject *self, PyObject *unused) {
+    return Py_BuildValue("(si)", rd_kafka_version_str(), rd_kafka_version());
+}
+
+typedef int32_t (*partitioner_fn)(const rd_kafka_topic_t *, const void *, size_t, int32_t, void *, void *);
+
+/* The partition librdkafka's partitioner would pick for this key. */
+static PyObject *partition_for(PyObject *args, PyObject *kwargs, const char *fmt, partitioner_fn fn) {
+    static char *kwlist[] = {"key", "partition_count", NULL};
+    PyObject *key;
+    int count;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &key, &count))
+        return NULL;
+    if (count <= 0) {
+        PyErr_Format(PyExc_ValueError, "partition_count must be > 0, got %d", count);
+        return NULL;
+    }
+    const void *data;
+    size_t len;
+    Py_buffer view;
+    int have_view;
+    if (cfl_bytes_arg(key, "key", &data, &len, &view, &have_view) < 0)
+        return NULL;
+    /* These partitioners read neither the topic nor the opaques. */
+    int32_t p = fn(NULL, data, len, count, NULL, NULL);
+    cfl_bytes_release(&view, have_view);
+    return PyLong_FromLong(p);
+}
+
+static PyObject *cfl_murmur2(PyObject *m, PyObject *args, PyObject *kwargs) {
+    return partition_for(args, kwargs, "Oi:murmur2", rd_kafka_msg_partitioner_murmur2);
+}
+
+static PyObject *cfl_consistent(PyObject *m, PyObject *args, PyObject *kwargs) {
+    return partition_for(args, kwargs, "Oi:consistent", rd_kafka_msg_partitioner_consistent);
+}
+
+static PyObject *cfl_fnv1a(PyObject *m, PyObject *args, PyObject *kwargs) {
+    return partition_for(args, kwargs, "Oi:fnv1a", rd_kafka_msg_partitioner_fnv1a);
+}
+
+static PyMethodDef cfl_functions[] = {
+    {"version", cfl_version, METH_NOARGS, "version() -> (str, int)\n\nThis package's version."},
+    {"libversion", cfl_libversion, METH_NOARGS, "libversion() -> (str, int)\n\nThe librdkafka version in use."},
+    {"murmur2", (PyCFunction)(void (*)(void))cfl_murmur2, METH_VARARGS | METH_KEYWORDS,
+     "murmur2(key, partition_count) -> int\n\nThe partition of the Java client's default partitioner."},
+    {"consistent", (PyCFunction)(void (*)(void))cfl_consistent, METH_VARARGS | METH_KEYWORDS,
+     "consistent(key, partition_count) -> int\n\nThe partition of librdkafka's CRC32 partitioner."},
+    {"fnv1a", (PyCFunction)(void (*)(void))cfl_fnv1a, METH_VARARGS | METH_KEYWORDS,
+     "fnv1a(key, partition_count) -> int\n\nThe partition of librdkafka's FNV-1a partitioner."},
+    {NULL},
+};
+
+/* ---- module lifecycle ------------------------------------------------------------------- */
+
+static int add_constants(PyObject *m) {
+    static const struct { const char *name; long long value; } ints[] = {
+        {"OFFSET_BEGINNING", RD_KAFKA_OFFSET_BEGINNING},
+        {"OFFSET_END", RD_KAFKA_OFFSET_END},
+        {"OFFSET_STORED", RD_KAFKA_OFFSET_STORED},
+        {"OFFSET_INVALID", RD_KAFKA_OFFSET_INVALID},
+        {"TIMESTAMP_NOT_AVAILABLE", RD_KAFKA_TIMESTAMP_NOT_AVAILABLE},
+        {"TIMESTAMP_CREATE_TIME", RD_KAFKA_TIMESTAMP_CREATE_TIME},
+        {"TIMESTAMP_LOG_APPEND_TIME", RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME},
+    };
+    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+        if (PyModule_AddIntConstant(m, ints[i].name, (long)ints[i].value) < 0)
+            return -1;
+    return PyModule_AddStringConstant(m, "BUILD_LIBRDKAFKA_VERSION", BUILD_LIBRDKAFKA_VERSION);
+}
+
+static int intern_keywords(cfl_state *st) {
+    static const char *names[] = {
+#define CFL_KW_NAME(name) #name,
+        CFL_KEYWORDS(CFL_KW_NAME)
+#undef CFL_KW_NAME
+    };
+    for (int i = 0; i < CFL_KW__COUNT; i++)
+        if ((st->kw[i] = PyUnicode_InternFromString(names[i])) == NULL)
+            return -1;
+    return 0;
+}
+
+static int cfl_exec(PyObject *m) {
+    cfl_state *st = cfl_get_state(m);
+    cfl_fork_watch();
+    if (intern_keywords(st) < 0 || cfl_error_init_types(m, st) < 0 || cfl_message_init_type(m, st) < 0 ||
+        cfl_topic_partition_init_type(m, st) < 0 || cfl_producer_init_type(m, st) < 0 ||
+        cfl_consumer_init_type(m, st) < 0 || cfl_mock_init_type(m, st) < 0 || add_constants(m) < 0)
+        return -1;
+    return 0;
+}
+
+static int cfl_traverse(PyObject *m, visitproc visit, void *arg) {
+    cfl_state *st = cfl_get_state(m);
+    Py_VISIT(st->KafkaErrorType);
+    Py_VISIT(st->MessageType);
+    Py_VISIT(st->TopicPartitionType);
+    Py_VISIT(st->ProducerType);
+    Py_VISIT(st->ConsumerType);
+    Py_VISIT(st->MockClusterType);
+    Py_VISIT(st->KafkaException);
+    Py_VISIT(st->ThrottleEvent);
+    Py_VISIT(st->metadata_module);
+    return 0;
+}
+
+static int cfl_clear(PyObject *m) {
+    cfl_state *st = cfl_get_state(m);
+    Py_CLEAR(st->KafkaErrorType);
+    Py_CLEAR(st->MessageType);
+    Py_CLEAR(st->TopicPartitionType);
+    Py_CLEAR(st->ProducerType);
+    Py_CLEAR(st->ConsumerType);
+    Py_CLEAR(st->MockClusterType);
+    Py_CLEAR(st->KafkaException);
+    Py_CLEAR(st->ThrottleEvent);
+    Py_CLEAR(st->metadata_module);
+    for (int i = 0; i < CFL_KW__COUNT; i++)
+        Py_CLEAR(st->kw[i]);
+    return 0;
+}
+
+static void cfl_free(void *m) { cfl_clear((PyObject *)m); }
+
+static PyModuleDef_Slot cfl_slots[] = {
+    {Py_mod_exec, cfl_exec},
+    {0, NULL},
+};
+
+PyModuleDef cfl_module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = CFL_MODULE_NAME,
+    .m_doc = "The C core of confluent_kafka: clients and value types over librdkafka.",
+    .m_size = sizeof(cfl_state),
+    .m_methods = cfl_functions,
+    .m_slots = cfl_slots,
+    .m_traverse = cfl_traverse,
+    .m_clear = cfl_clear,
+    .m_free = cfl_free,
+};
+
+PyMODINIT_FUNC PyInit_cimpl(void) { return PyModuleDef_Init(&cfl_module_def); }

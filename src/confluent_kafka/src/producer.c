@@ -1,0 +1,564 @@
+/* Producer. */
+#include "producer.h"
+
+#include "conf.h"
+#include "error.h"
+#include "message.h"
+#include "topic_partition.h"
+
+/* ---- produce ---------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject *topic, *value, *key, *partition, *callback, *timestamp, *headers;
+} ProduceArgs;
+
+/* The cached rd_kafka_topic_t for a topic name (borrowed; destroyed with the client). */
+static rd_kafka_topic_t *topic_get(Handle *h, cfl_state *st, PyObject *topic) {
+    PyObject *cap = PyDict_GetItemWithError(h->topics, topic);
+    if (cap != NULL)
+        return (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
+    if (PyErr_Occurred())
+        return NULL;
+    const char *name = PyUnicode_AsUTF8(topic);
+    if (name == NULL)
+        return NULL;
+    rd_kafka_topic_t *rkt = rd_kafka_topic_new(h->rk, name, NULL);
+    if (rkt == NULL) {
+        cfl_raise(st, rd_kafka_last_error(), NULL);
+        return NULL;
+    }
+    cap = PyCapsule_New(rkt, NULL, NULL);
+    if (cap == NULL || PyDict_SetItem(h->topics, topic, cap) < 0) {
+        Py_XDECREF(cap);
+        rd_kafka_topic_destroy(rkt);
+        return NULL;
+    }
+    Py_DECREF(cap);
+    return rkt;
+}
+
+/* The payload as a bytes object that can be handed to librdkafka without a copy. */
+static PyObject *as_bytes(PyObject *obj, const char *what) {
+    if (obj == NULL || obj == Py_None)
+        return NULL;
+    if (PyBytes_CheckExact(obj))
+        return Py_NewRef(obj);
+    if (PyUnicode_Check(obj))
+        return PyUnicode_AsUTF8String(obj);
+    if (PyObject_CheckBuffer(obj))
+        return PyBytes_FromObject(obj);
+    PyErr_Format(PyExc_TypeError, "%s must be str, bytes, a buffer or None, not %.100s", what,
+                 Py_TYPE(obj)->tp_name);
+    return NULL;
+}
+
+static int int_arg(PyObject *obj, const char *what, long long dflt, long long lo, long long hi, long long *out) {
+    if (obj == NULL || obj == Py_None) {
+        *out = dflt;
+        return 0;
+    }
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.100s", what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s %R is out of range [%lld, %lld]", what, obj, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Enqueue one message. Returns 0; or -1 with an exception set (BufferError when the queue is
+ * full), *rd_err then holding librdkafka's code, or 0 for a Python argument error. */
+static int produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_resp_err_t *rd_err) {
+    *rd_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (!PyUnicode_Check(a->topic)) {
+        PyErr_Format(PyExc_TypeError, "topic must be str, not %.100s", Py_TYPE(a->topic)->tp_name);
+        return -1;
+    }
+    long long partition, timestamp;
+    if (int_arg(a->partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &partition) < 0 ||
+        int_arg(a->timestamp, "timestamp", 0, 0, INT64_MAX, &timestamp) < 0)
+        return -1;
+    PyObject *callback = a->callback != NULL && a->callback != Py_None ? a->callback : h->on_delivery;
+    if (callback != NULL && !PyCallable_Check(callback)) {
+        PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(callback)->tp_name);
+        return -1;
+    }
+    rd_kafka_topic_t *rkt = topic_get(h, st, a->topic);
+    if (rkt == NULL)
+        return -1;
+
+    rd_kafka_vu_t vu[8];
+    size_t n = 0;
+    MsgRef *ref = NULL;
+    const void *value = NULL, *key = NULL;
+    size_t value_len = 0, key_len = 0;
+    Py_buffer vview, kview;
+    int have_vview = 0, have_kview = 0, msgflags = RD_KAFKA_MSG_F_COPY;
+    if (callback != NULL) {
+        /* The report hands back these very objects, and the value travels without a copy. */
+        ref = PyMem_Calloc(1, sizeof(*ref));
+        if (ref == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        ref->callback = Py_NewRef(callback);
+        ref->topic = Py_NewRef(a->topic);
+        if (((ref->value = as_bytes(a->value, "value")) == NULL && PyErr_Occurred()) ||
+            ((ref->key = as_bytes(a->key, "key")) == NULL && PyErr_Occurred()))
+            goto fail;
+        ref->headers = a->headers != NULL && a->headers != Py_None ? Py_NewRef(a->headers) : NULL;
+        if (ref->value != NULL) {
+            value = PyBytes_AS_STRING(ref->value);
+            value_len = (size_t)PyBytes_GET_SIZE(ref->value);
+            msgflags = 0;
+        }
+        if (ref->key != NULL) {
+            key = PyBytes_AS_STRING(ref->key);
+            key_len = (size_t)PyBytes_GET_SIZE(ref->key);
+        }
+    } else if (cfl_bytes_arg(a->value, "value", &value, &value_len, &vview, &have_vview) < 0 ||
+               cfl_bytes_arg(a->key, "key", &key, &key_len, &kview, &have_kview) < 0) {
+        goto fail;
+    }
+    rd_kafka_headers_t *hdrs;
+    if (cfl_headers_from_py(a->headers, &hdrs) < 0)
+        goto fail;
+
+    vu[n].vtype = RD_KAFKA_VTYPE_RKT;
+    vu[n++].u.rkt = rkt;
+    vu[n].vtype = RD_KAFKA_VTYPE_PARTITION;
+    vu[n++].u.i32 = (int32_t)partition;
+    vu[n].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
+    vu[n++].u.i = msgflags;
+    vu[n].vtype = RD_KAFKA_VTYPE_VALUE;
+    vu[n].u.mem.ptr = (void *)value;
+    vu[n++].u.mem.size = value_len;
+    vu[n].vtype = RD_KAFKA_VTYPE_KEY;
+    vu[n].u.mem.ptr = (void *)key;
+    vu[n++].u.mem.size = key_len;
+    vu[n].vtype = RD_KAFKA_VTYPE_OPAQUE;
+    vu[n++].u.ptr = ref;
+    if (timestamp != 0) {
+        vu[n].vtype = RD_KAFKA_VTYPE_TIMESTAMP;
+        vu[n++].u.i64 = timestamp;
+    }
+    if (hdrs != NULL) {
+        vu[n].vtype = RD_KAFKA_VTYPE_HEADERS;
+        vu[n++].u.headers = hdrs;
+    }
+    rd_kafka_error_t *error = rd_kafka_produceva(h->rk, vu, n);
+    cfl_bytes_release(&vview, have_vview);
+    cfl_bytes_release(&kview, have_kview);
+    have_vview = have_kview = 0;
+    if (error == NULL)
+        return 0;
+
+    if (hdrs != NULL)
+        rd_kafka_headers_destroy(hdrs); /* still ours when the call failed */
+    *rd_err = rd_kafka_error_code(error);
+    if (*rd_err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+        PyErr_Format(PyExc_BufferError, "%s: serve delivery reports with poll() or flush() to make room",
+                     rd_kafka_error_string(error));
+        rd_kafka_error_destroy(error);
+    } else {
+        cfl_raise_rd(st, error);
+    }
+fail:
+    cfl_bytes_release(&vview, have_vview);
+    cfl_bytes_release(&kview, have_kview);
+    if (ref != NULL)
+        cfl_msgref_free(ref);
+    return -1;
+}
+
+static const enum cfl_kw produce_params[] = {CFL_KW_topic,       CFL_KW_value,    CFL_KW_key,
+                                             CFL_KW_partition,   CFL_KW_on_delivery, CFL_KW_callback,
+                                             CFL_KW_timestamp,   CFL_KW_headers};
+
+static PyObject *Producer_produce(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    cfl_state *st = self->st;
+    PyObject *a[8];
+    if (cfl_parse_args(st, "produce", args, nargs, kwnames, produce_params, 8, 1, a) < 0 ||
+        cfl_handle_check(self) < 0)
+        return NULL;
+    if (a[4] != NULL && a[4] != Py_None && a[5] != NULL && a[5] != Py_None) {
+        PyErr_SetString(PyExc_TypeError, "produce() takes on_delivery or callback, not both");
+        return NULL;
+    }
+    ProduceArgs pa = {.topic = a[0], .value = a[1], .key = a[2], .partition = a[3],
+                      .callback = a[4] != NULL && a[4] != Py_None ? a[4] : a[5],
+                      .timestamp = a[6], .headers = a[7]};
+    rd_kafka_resp_err_t err;
+    if (produce_one(self, st, &pa, &err) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* produce_batch(topic, messages, partition=-1, on_delivery=None, callback=None) -> int
+ * Each message is a dict with optional value, key, partition, headers, timestamp and
+ * callback/on_delivery. A message that cannot be enqueued gets an '_error' KafkaError. */
+static PyObject *Producer_produce_batch(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"topic", "messages", "partition", "on_delivery", "callback", NULL};
+    PyObject *topic, *messages, *partition = NULL, *on_delivery = NULL, *callback = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO|OOO:produce_batch", kwlist, &topic, &messages,
+                                     &partition, &on_delivery, &callback))
+        return NULL;
+    if (cfl_handle_check(self) < 0)
+        return NULL;
+    if (!PyList_Check(messages)) {
+        PyErr_Format(PyExc_TypeError, "messages must be a list of dicts, not %.100s", Py_TYPE(messages)->tp_name);
+        return NULL;
+    }
+    cfl_state *st = self->st;
+    PyObject *batch_cb = on_delivery != NULL && on_delivery != Py_None ? on_delivery : callback;
+    Py_ssize_t enqueued = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(messages); i++) {
+        PyObject *m = PyList_GET_ITEM(messages, i);
+        if (!PyDict_Check(m)) {
+            PyErr_Format(PyExc_TypeError, "messages[%zd] must be a dict, not %.100s", i, Py_TYPE(m)->tp_name);
+            return NULL;
+        }
+        Py_INCREF(m);
+        PyObject *cb = PyDict_GetItemString(m, "on_delivery");
+        if (cb == NULL || cb == Py_None)
+            cb = PyDict_GetItemString(m, "callback");
+        PyObject *part = PyDict_GetItemString(m, "partition");
+        ProduceArgs pa = {.topic = topic,
+                          .value = PyDict_GetItemString(m, "value"),
+                          .key = PyDict_GetItemString(m, "key"),
+                          .partition = part != NULL ? part : partition,
+                          .callback = cb != NULL && cb != Py_None ? cb : batch_cb,
+                          .timestamp = PyDict_GetItemString(m, "timestamp"),
+                          .headers = PyDict_GetItemString(m, "headers")};
+        rd_kafka_resp_err_t err;
+        if (produce_one(self, st, &pa, &err) == 0) {
+            enqueued++;
+            Py_DECREF(m);
+            continue;
+        }
+        /* Record why this one failed and go on with the rest. */
+        PyObject *exc = CFL_FETCH_EXC();
+        PyObject *text = exc ? PyObject_Str(exc) : NULL;
+        PyObject *kerr = NULL;
+        if (text != NULL)
+            kerr = cfl_error_new(st, err ? err : RD_KAFKA_RESP_ERR__INVALID_ARG, PyUnicode_AsUTF8(text));
+        Py_XDECREF(text);
+        Py_XDECREF(exc);
+        int rc = kerr ? PyDict_SetItemString(m, "_error", kerr) : -1;
+        Py_XDECREF(kerr);
+        Py_DECREF(m);
+        if (rc < 0)
+            return NULL;
+    }
+    return PyLong_FromSsize_t(enqueued);
+}
+
+/* ---- serving ---------------------------------------------------------------------------- */
+
+static int poll_step(Handle *h, int slice_ms, void *ctx) {
+    int n = rd_kafka_poll(h->rk, slice_ms);
+    *(int *)ctx += n;
+    return n;
+}
+
+static int flush_step(Handle *h, int slice_ms, void *ctx) {
+    return rd_kafka_flush(h->rk, slice_ms) == RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+static const enum cfl_kw timeout_param[] = {CFL_KW_timeout};
+
+static int parse_timeout(Handle *self, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                         PyObject *kwnames, int *timeout_ms) {
+    PyObject *t;
+    if (cfl_parse_args(self->st, fname, args, nargs, kwnames, timeout_param, 1, 0, &t) < 0 ||
+        cfl_timeout_ms(t, timeout_ms) < 0)
+        return -1;
+    return cfl_handle_check(self);
+}
+
+static PyObject *Producer_poll(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    int timeout_ms, ops = 0;
+    Py_ssize_t served;
+    if (parse_timeout(self, "poll", args, nargs, kwnames, &timeout_ms) < 0)
+        return NULL;
+    if (cfl_serve(self, timeout_ms, poll_step, &ops, &served) < 0)
+        return NULL;
+    return PyLong_FromSsize_t(served > ops ? served : ops);
+}
+
+static PyObject *Producer_flush(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    int timeout_ms;
+    if (parse_timeout(self, "flush", args, nargs, kwnames, &timeout_ms) < 0)
+        return NULL;
+    if (cfl_serve(self, timeout_ms, flush_step, NULL, NULL) < 0)
+        return NULL;
+    return PyLong_FromLong(rd_kafka_outq_len(self->rk));
+}
+
+static PyObject *Producer_purge(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"in_queue", "in_flight", "blocking", NULL};
+    int in_queue = 1, in_flight = 1, blocking = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|ppp:purge", kwlist, &in_queue, &in_flight, &blocking))
+        return NULL;
+    if (cfl_handle_check(self) < 0)
+        return NULL;
+    int flags = (in_queue ? RD_KAFKA_PURGE_F_QUEUE : 0) | (in_flight ? RD_KAFKA_PURGE_F_INFLIGHT : 0) |
+                (blocking ? 0 : RD_KAFKA_PURGE_F_NON_BLOCKING);
+    rd_kafka_resp_err_t err;
+    Py_BEGIN_ALLOW_THREADS
+    err = rd_kafka_purge(self->rk, flags);
+    Py_END_ALLOW_THREADS
+    if (err)
+        return cfl_raise(self->st, err, NULL);
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t Producer_len(Handle *self) {
+    if (cfl_handle_check(self) < 0)
+        return -1;
+    return rd_kafka_outq_len(self->rk);
+}
+
+static int Producer_bool(Handle *self) { return 1; }
+
+static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"timeout", NULL};
+    PyObject *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:close", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0)
+        return NULL;
+    if (self->rk == NULL)
+        Py_RETURN_NONE; /* already closed */
+    if (cfl_handle_check(self) < 0) {
+        /* A copy inherited through fork(): just forget it. */
+        PyErr_Clear();
+        cfl_handle_destroy(self);
+        self->closed = 1;
+        Py_RETURN_NONE;
+    }
+    /* Deliver what can be delivered; a raising callback stops close() (call it again). */
+    if (cfl_serve(self, timeout_ms, flush_step, NULL, NULL) < 0)
+        return NULL;
+    if (rd_kafka_outq_len(self->rk) > 0) {
+        /* Out of time: what is left is reported as purged rather than dropped silently. */
+        rd_kafka_purge(self->rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+        if (cfl_serve(self, 1000, flush_step, NULL, NULL) < 0)
+            return NULL;
+    }
+    cfl_handle_destroy(self);
+    self->closed = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Producer_exit(Handle *self, PyObject *args) {
+    PyObject *r = Producer_close(self, NULL, NULL);
+    if (r == NULL)
+        return NULL;
+    Py_DECREF(r);
+    Py_RETURN_FALSE;
+}
+
+/* ---- transactions ----------------------------------------------------------------------- */
+
+/* Run a blocking transactional call with the GIL released; delivery reports it serves (commit
+ * flushes) reach their callbacks. */
+static PyObject *txn_result(Handle *self, CallState *cs, rd_kafka_error_t *error) {
+    cfl_call_acquire(cs);
+    if (cfl_call_end(cs) < 0) {
+        if (error != NULL)
+            rd_kafka_error_destroy(error);
+        return NULL;
+    }
+    if (error != NULL)
+        return cfl_raise_rd(self->st, error);
+    Py_RETURN_NONE;
+}
+
+typedef rd_kafka_error_t *(*txn_timeout_fn)(rd_kafka_t *, int);
+
+static PyObject *txn_with_timeout(Handle *self, PyObject *args, PyObject *kwargs, const char *fmt,
+                                  txn_timeout_fn fn) {
+    static char *kwlist[] = {"timeout", NULL};
+    PyObject *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0 ||
+        cfl_handle_check(self) < 0)
+        return NULL;
+    CallState cs;
+    if (cfl_call_begin(self, &cs) < 0)
+        return NULL;
+    cfl_call_release(&cs);
+    rd_kafka_error_t *error = fn(self->rk, timeout_ms);
+    return txn_result(self, &cs, error);
+}
+
+static PyObject *Producer_init_transactions(Handle *self, PyObject *args, PyObject *kwargs) {
+    return txn_with_timeout(self, args, kwargs, "|O:init_transactions", rd_kafka_init_transactions);
+}
+
+static PyObject *Producer_commit_transaction(Handle *self, PyObject *args, PyObject *kwargs) {
+    return txn_with_timeout(self, args, kwargs, "|O:commit_transaction", rd_kafka_commit_transaction);
+}
+
+static PyObject *Producer_abort_transaction(Handle *self, PyObject *args, PyObject *kwargs) {
+    return txn_with_timeout(self, args, kwargs, "|O:abort_transaction", rd_kafka_abort_transaction);
+}
+
+static PyObject *Producer_begin_transaction(Handle *self, PyObject *unused) {
+    if (cfl_handle_check(self) < 0)
+        return NULL;
+    rd_kafka_error_t *error = rd_kafka_begin_transaction(self->rk);
+    if (error != NULL)
+        return cfl_raise_rd(self->st, error);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Producer_send_offsets_to_transaction(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"positions", "group_metadata", "timeout", NULL};
+    PyObject *positions, *t = NULL;
+    Py_buffer md;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oy*|O:send_offsets_to_transaction", kwlist, &positions, &md, &t))
+        return NULL;
+    rd_kafka_consumer_group_metadata_t *cgmd = NULL;
+    rd_kafka_topic_partition_list_t *offsets = NULL;
+    PyObject *result = NULL;
+    if (cfl_timeout_ms(t, &timeout_ms) < 0 || cfl_handle_check(self) < 0 ||
+        (offsets = cfl_tp_list_to_c(self->st, positions, "positions")) == NULL)
+        goto done;
+    rd_kafka_error_t *error = rd_kafka_consumer_group_metadata_read(&cgmd, md.buf, (size_t)md.len);
+    if (error != NULL) {
+        cfl_raise_rd(self->st, error);
+        goto done;
+    }
+    CallState cs;
+    if (cfl_call_begin(self, &cs) < 0)
+        goto done;
+    cfl_call_release(&cs);
+    error = rd_kafka_send_offsets_to_transaction(self->rk, offsets, cgmd, timeout_ms);
+    result = txn_result(self, &cs, error);
+done:
+    PyBuffer_Release(&md);
+    if (offsets != NULL)
+        rd_kafka_topic_partition_list_destroy(offsets);
+    if (cgmd != NULL)
+        rd_kafka_consumer_group_metadata_destroy(cgmd);
+    return result;
+}
+
+/* ---- type ------------------------------------------------------------------------------- */
+
+static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
+    if (self->rk != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "Producer is already initialized");
+        return -1;
+    }
+    cfl_state *st = self->st;
+    self->kind = RD_KAFKA_PRODUCER;
+    if (self->topics == NULL && (self->topics = PyDict_New()) == NULL)
+        return -1;
+    rd_kafka_conf_t *conf = cfl_conf_build(self, st, args, kwargs);
+    if (conf == NULL)
+        return -1;
+    char errstr[512];
+    rd_kafka_t *rk;
+    Py_BEGIN_ALLOW_THREADS
+    rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    Py_END_ALLOW_THREADS
+    if (rk == NULL) {
+        rd_kafka_conf_destroy(conf);
+        cfl_raise(st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
+        return -1;
+    }
+    self->rk = rk;
+    self->closed = 0;
+    if (cfl_handle_started(self) < 0) {
+        PyObject *exc = CFL_FETCH_EXC();
+        cfl_handle_destroy(self);
+        CFL_RESTORE_EXC(exc);
+        return -1;
+    }
+    return 0;
+}
+
+static PyMethodDef Producer_methods[] = {
+    {"produce", (PyCFunction)(void (*)(void))Producer_produce, METH_FASTCALL | METH_KEYWORDS,
+     "produce(topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, "
+     "headers=None)\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), "
+     "flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."},
+    {"produce_batch", (PyCFunction)(void (*)(void))Producer_produce_batch, METH_VARARGS | METH_KEYWORDS,
+     "produce_batch(topic, messages, partition=-1, on_delivery=None, callback=None) -> int\n\n"
+     "Enqueue a list of message dicts (value, key, partition, headers, timestamp, callback). Returns how "
+     "many were enqueued; each one that was not gets an '_error' KafkaError in its dict."},
+    {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
+     "poll(timeout=-1) -> int\n\nServe delivery reports and other callbacks; returns as soon as something "
+     "was served, or after timeout seconds (None or negative: wait forever)."},
+    {"flush", (PyCFunction)(void (*)(void))Producer_flush, METH_FASTCALL | METH_KEYWORDS,
+     "flush(timeout=-1) -> int\n\nSend everything queued (ignoring linger.ms) and serve the delivery "
+     "reports; returns the number of messages still queued."},
+    {"purge", (PyCFunction)(void (*)(void))Producer_purge, METH_VARARGS | METH_KEYWORDS,
+     "purge(in_queue=True, in_flight=True, blocking=True)\n\nDrop queued (in_queue) and/or in-flight "
+     "(in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the "
+     "next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."},
+    {"close", (PyCFunction)(void (*)(void))Producer_close, METH_VARARGS | METH_KEYWORDS,
+     "close(timeout=-1)\n\nFlush, report anything still undelivered as purged, and release the client. "
+     "Idempotent; any later call raises RuntimeError."},
+    {"__exit__", (PyCFunction)Producer_exit, METH_VARARGS, NULL},
+    {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions, METH_VARARGS | METH_KEYWORDS,
+     "init_transactions(timeout=-1)\n\nRegister transactional.id with the coordinator, fencing older "
+     "instances."},
+    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction()"},
+    {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction,
+     METH_VARARGS | METH_KEYWORDS,
+     "send_offsets_to_transaction(positions, group_metadata, timeout=-1)\n\nCommit consumer offsets "
+     "(next offsets to read) as part of the transaction; group_metadata comes from "
+     "Consumer.consumer_group_metadata()."},
+    {"commit_transaction", (PyCFunction)(void (*)(void))Producer_commit_transaction, METH_VARARGS | METH_KEYWORDS,
+     "commit_transaction(timeout=-1)\n\nFlush and commit the current transaction."},
+    {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction, METH_VARARGS | METH_KEYWORDS,
+     "abort_transaction(timeout=-1)\n\nPurge and abort the current transaction."},
+    CFL_HANDLE_METHODS,
+    {NULL},
+};
+
+static PyMemberDef Producer_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Handle, weakreflist), READONLY},
+    {NULL},
+};
+
+static PyType_Slot Producer_slots[] = {
+    {Py_tp_doc, "Producer(conf=None, **kwargs)\n\nAn asynchronous Kafka producer. conf is a dict of "
+                "librdkafka properties plus error_cb, stats_cb, throttle_cb, oauth_cb, on_delivery and "
+                "logger; keyword arguments are merged over it."},
+    {Py_tp_new, cfl_handle_new},
+    {Py_tp_init, Producer_init},
+    {Py_tp_dealloc, cfl_handle_dealloc},
+    {Py_tp_traverse, cfl_handle_traverse},
+    {Py_tp_clear, cfl_handle_clear},
+    {Py_tp_methods, Producer_methods},
+    {Py_tp_members, Producer_members},
+    {Py_sq_length, Producer_len},
+    {Py_nb_bool, Producer_bool},
+    {0, NULL},
+};
+
+static PyType_Spec Producer_spec = {
+    .name = CFL_QUALNAME("Producer"),
+    .basicsize = sizeof(Handle),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .slots = Producer_slots,
+};
+
+int cfl_producer_init_type(PyObject *module, cfl_state *st) {
+    st->ProducerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Producer_spec, NULL);
+    if (st->ProducerType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->ProducerType);
+}
