@@ -385,6 +385,12 @@ static int set_oauth_token(rd_kafka_t *rk, PyObject *res) {
     const char *token, *principal = "";
     double expiry;
     PyObject *extensions = NULL;
+    if (!PyTuple_Check(res)) {
+        PyErr_Format(PyExc_TypeError,
+                     "oauth_cb must return a (token, expiry_seconds[, principal[, extensions]]) tuple, not %.100s",
+                     Py_TYPE(res)->tp_name);
+        return -1;
+    }
     if (!PyArg_ParseTuple(res, "sd|sO!:oauth_cb must return (token, expiry_seconds[, principal[, extensions]])",
                           &token, &expiry, &principal, &PyDict_Type, &extensions))
         return -1;
