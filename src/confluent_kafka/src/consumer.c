@@ -178,9 +178,7 @@ static PyObject *Consumer_unsubscribe(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
     rd_kafka_resp_err_t err;
-    Py_BEGIN_ALLOW_THREADS
-    err = rd_kafka_unsubscribe(self->rk);
-    Py_END_ALLOW_THREADS
+    CFL_BLOCKING(self, err = rd_kafka_unsubscribe(self->rk));
     return raise_if(self, err);
 }
 
@@ -483,9 +481,7 @@ static PyObject *list_query(Handle *self, PyObject *args, PyObject *kwargs, cons
     if (c == NULL)
         return NULL;
     rd_kafka_resp_err_t err;
-    Py_BEGIN_ALLOW_THREADS
-    err = fn(self->rk, c, timeout_ms);
-    Py_END_ALLOW_THREADS
+    CFL_BLOCKING(self, err = fn(self->rk, c, timeout_ms));
     PyObject *result = err ? cfl_raise(self->st, err, NULL) : cfl_tp_list_from_c(self->st, c);
     rd_kafka_topic_partition_list_destroy(c);
     return result;
@@ -531,9 +527,7 @@ static PyObject *Consumer_seek(Handle *self, PyObject *partition) {
     if (c == NULL)
         return NULL;
     rd_kafka_error_t *error;
-    Py_BEGIN_ALLOW_THREADS
-    error = rd_kafka_seek_partitions(self->rk, c, -1);
-    Py_END_ALLOW_THREADS
+    CFL_BLOCKING(self, error = rd_kafka_seek_partitions(self->rk, c, -1));
     rd_kafka_resp_err_t err = c->cnt > 0 ? c->elems[0].err : RD_KAFKA_RESP_ERR_NO_ERROR;
     rd_kafka_topic_partition_list_destroy(c);
     if (error != NULL)
@@ -569,9 +563,8 @@ static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, Py
     if (cached) {
         err = rd_kafka_get_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi);
     } else {
-        Py_BEGIN_ALLOW_THREADS
-        err = rd_kafka_query_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi, timeout_ms);
-        Py_END_ALLOW_THREADS
+        CFL_BLOCKING(self, err = rd_kafka_query_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi,
+                                                                  timeout_ms));
     }
     if (err)
         return cfl_raise(self->st, err, NULL);
@@ -614,7 +607,11 @@ static PyObject *Consumer_memberid(Handle *self, PyObject *unused) {
 static PyObject *Consumer_close(Handle *self, PyObject *unused) {
     if (self->rk == NULL)
         Py_RETURN_NONE;
+    if (cfl_handle_may_close(self) < 0)
+        return NULL;
     if (cfl_handle_check(self) == 0) {
+        /* Nobody else may poll while librdkafka closes: it serves the queue itself. */
+        cfl_handle_quiesce(self);
         /* Leave the group (committing if auto-commit is on); rebalance callbacks run here. */
         CallState cs;
         if (cfl_call_begin(self, &cs) < 0)

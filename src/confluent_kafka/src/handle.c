@@ -122,6 +122,8 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
     return 0;
 }
 
+static const char *kind_name(Handle *h) { return h->kind == RD_KAFKA_PRODUCER ? "Producer" : "Consumer"; }
+
 /* ---- calls ------------------------------------------------------------------------------ */
 
 int cfl_call_begin(Handle *h, CallState *cs) {
@@ -129,8 +131,10 @@ int cfl_call_begin(Handle *h, CallState *cs) {
     cs->h = h;
     cs->prev = current_call;
     current_call = cs;
+    h->active++;
     if (drq_drain(h, &h->backlog, &cs->served) < 0) {
         current_call = cs->prev;
+        h->active--;
         return -1;
     }
     return 0;
@@ -156,6 +160,7 @@ int cfl_call_end(CallState *cs) {
     }
     drq_free(&cs->drs);
     current_call = cs->prev;
+    h->active--;
     if (cs->exc != NULL) {
         CFL_RESTORE_EXC(cs->exc);
         return -1;
@@ -179,7 +184,7 @@ int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t
         } else {
             r = step(h, 0, ctx); /* nothing to wait for: keep the GIL */
         }
-        if (r > 0 || cs.exc != NULL)
+        if (r > 0 || cs.exc != NULL || h->closing)
             break;
         if (drq_drain(h, &cs.drs, &cs.served) < 0) {
             cs.exc = CFL_FETCH_EXC();
@@ -512,8 +517,6 @@ int cfl_handle_started(Handle *h) {
 
 /* ---- lifetime --------------------------------------------------------------------------- */
 
-static const char *kind_name(Handle *h) { return h->kind == RD_KAFKA_PRODUCER ? "Producer" : "Consumer"; }
-
 int cfl_handle_check(Handle *h) {
     if (h->rk == NULL) {
         if (h->closed)
@@ -521,6 +524,10 @@ int cfl_handle_check(Handle *h) {
         else
             PyErr_Format(PyExc_RuntimeError, "%s is not initialized (was __init__ called?)",
                          Py_TYPE(h)->tp_name);
+        return -1;
+    }
+    if (h->closing) {
+        PyErr_Format(PyExc_RuntimeError, "%s is being closed", kind_name(h));
         return -1;
     }
     if (h->fork_generation != fork_generation) {
@@ -540,10 +547,33 @@ static void *destroy_in_thread(void *rk) {
 }
 #endif
 
+int cfl_handle_may_close(Handle *h) {
+    if (call_find(h) != NULL) {
+        PyErr_Format(PyExc_RuntimeError, "a %s cannot be closed from inside one of its own callbacks",
+                     kind_name(h));
+        return -1;
+    }
+    return 0;
+}
+
+void cfl_handle_quiesce(Handle *h) {
+    h->closing = 1;
+    /* Calls on other threads leave within one wait slice (or their own timeout). */
+    while (h->active > 0) {
+        if (h->rkqu != NULL)
+            rd_kafka_queue_yield(h->rkqu);
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        Py_END_ALLOW_THREADS
+    }
+}
+
 void cfl_handle_destroy(Handle *h) {
     rd_kafka_t *rk = h->rk;
     if (rk == NULL)
         return;
+    cfl_handle_quiesce(h);
     h->no_callbacks = 1;
     if (h->fork_generation != fork_generation) {
         /* An inherited copy: its threads are gone, so librdkafka cannot tear it down. */
@@ -661,9 +691,7 @@ PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *k
     if (cfl_handle_check(h) < 0)
         return NULL;
     rd_kafka_error_t *error;
-    Py_BEGIN_ALLOW_THREADS
-    error = rd_kafka_sasl_set_credentials(h->rk, username, password);
-    Py_END_ALLOW_THREADS
+    CFL_BLOCKING(h, error = rd_kafka_sasl_set_credentials(h->rk, username, password));
     if (error != NULL) {
         cfl_state *st = h->st;
         if (st == NULL) {

@@ -63,6 +63,8 @@ typedef struct Handle {
     int no_callbacks;      /* set while tearing down: reports only release what they hold */
     int oauth_state;       /* 0 no oauth_cb, 1 waiting for the first token, 2 done */
     int rebalance_assigned; /* consumer: the rebalance callback assigned by itself */
+    int active;            /* calls using rk with the GIL released; close() waits for them */
+    char closing;          /* close() started: waiting calls return at their next slice */
     char closed;
     PyObject *weakreflist;
 } Handle;
@@ -90,6 +92,15 @@ int cfl_call_end(CallState *cs);
 typedef int (*cfl_step_fn)(Handle *h, int slice_ms, void *ctx);
 int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t *served_out);
 
+/* Run `stmt` (a blocking librdkafka call) with the GIL released, counted as a use of h->rk so
+ * that close() on another thread waits for it instead of freeing rk under it. */
+#define CFL_BLOCKING(h, stmt)                                                                     \
+    do {                                                                                          \
+        (h)->active++;                                                                            \
+        Py_BEGIN_ALLOW_THREADS stmt;                                                              \
+        Py_END_ALLOW_THREADS(h)->active--;                                                        \
+    } while (0)
+
 /* Raise RuntimeError if the client is closed or was created before a fork(). Returns -1 then. */
 int cfl_handle_check(Handle *h);
 
@@ -114,8 +125,16 @@ int cfl_handle_started(Handle *h);
 void cfl_msgref_free(MsgRef *ref);
 
 /* Tear down librdkafka without running user callbacks, releasing what pending reports hold.
- * Never blocks on the group: Consumer.close() leaves it first. GIL held on entry and exit. */
+ * Waits for calls on other threads to leave rk first. Never blocks on the group:
+ * Consumer.close() leaves it first. GIL held on entry and exit. */
 void cfl_handle_destroy(Handle *h);
+
+/* Refuse new calls and wait (GIL released) until calls on other threads have left rk. */
+void cfl_handle_quiesce(Handle *h);
+
+/* RuntimeError (returns -1) when called from inside one of this client's own callbacks, where
+ * tearing it down would pull rk from under the call that runs the callback. */
+int cfl_handle_may_close(Handle *h);
 
 /* Shared type plumbing. */
 PyObject *cfl_handle_new(PyTypeObject *type, PyObject *args, PyObject *kwargs);

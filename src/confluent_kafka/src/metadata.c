@@ -130,9 +130,7 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs) {
     }
     const struct rd_kafka_metadata *md = NULL;
     rd_kafka_resp_err_t err;
-    Py_BEGIN_ALLOW_THREADS
-    err = rd_kafka_metadata(h->rk, rkt == NULL, rkt, &md, timeout_ms);
-    Py_END_ALLOW_THREADS
+    CFL_BLOCKING(h, err = rd_kafka_metadata(h->rk, rkt == NULL, rkt, &md, timeout_ms));
     if (rkt != NULL)
         rd_kafka_topic_destroy(rkt);
     if (err)

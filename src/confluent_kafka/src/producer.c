@@ -312,9 +312,7 @@ static PyObject *Producer_purge(Handle *self, PyObject *args, PyObject *kwargs) 
     int flags = (in_queue ? RD_KAFKA_PURGE_F_QUEUE : 0) | (in_flight ? RD_KAFKA_PURGE_F_INFLIGHT : 0) |
                 (blocking ? 0 : RD_KAFKA_PURGE_F_NON_BLOCKING);
     rd_kafka_resp_err_t err;
-    Py_BEGIN_ALLOW_THREADS
-    err = rd_kafka_purge(self->rk, flags);
-    Py_END_ALLOW_THREADS
+    CFL_BLOCKING(self, err = rd_kafka_purge(self->rk, flags));
     if (err)
         return cfl_raise(self->st, err, NULL);
     Py_RETURN_NONE;
@@ -336,6 +334,8 @@ static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) 
         return NULL;
     if (self->rk == NULL)
         Py_RETURN_NONE; /* already closed */
+    if (cfl_handle_may_close(self) < 0)
+        return NULL;
     if (cfl_handle_check(self) < 0) {
         /* A copy inherited through fork(): just forget it. */
         PyErr_Clear();
