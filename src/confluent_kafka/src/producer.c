@@ -218,6 +218,13 @@ static PyObject *Producer_produce_batch(Handle *self, PyObject *args, PyObject *
     }
     cfl_state *st = self->st;
     PyObject *batch_cb = on_delivery != NULL && on_delivery != Py_None ? on_delivery : callback;
+    if (batch_cb != NULL && batch_cb != Py_None && !PyCallable_Check(batch_cb)) {
+        PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(batch_cb)->tp_name);
+        return NULL;
+    }
+    long long unused_partition;
+    if (int_arg(partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &unused_partition) < 0)
+        return NULL;
     Py_ssize_t enqueued = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(messages); i++) {
         PyObject *m = PyList_GET_ITEM(messages, i);
@@ -326,18 +333,13 @@ static Py_ssize_t Producer_len(Handle *self) {
 
 static int Producer_bool(Handle *self) { return 1; }
 
-static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"timeout", NULL};
-    PyObject *t = NULL;
-    int timeout_ms;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:close", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0)
-        return NULL;
+static PyObject *close_impl(Handle *self, int timeout_ms) {
     if (self->rk == NULL)
         Py_RETURN_NONE; /* already closed */
     if (cfl_handle_may_close(self) < 0)
         return NULL;
     if (cfl_handle_check(self) < 0) {
-        /* A copy inherited through fork(): just forget it. */
+        /* A copy inherited through fork(), or being closed by another thread. */
         PyErr_Clear();
         cfl_handle_destroy(self);
         self->closed = 1;
@@ -357,8 +359,17 @@ static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) 
     Py_RETURN_NONE;
 }
 
+static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"timeout", NULL};
+    PyObject *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:close", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0)
+        return NULL;
+    return close_impl(self, timeout_ms);
+}
+
 static PyObject *Producer_exit(Handle *self, PyObject *args) {
-    PyObject *r = Producer_close(self, NULL, NULL);
+    PyObject *r = close_impl(self, -1);
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
