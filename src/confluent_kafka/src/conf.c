@@ -92,6 +92,23 @@ static int conf_item(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *
         return set_callable(&h->on_delivery, k, value);
     if (h->kind == RD_KAFKA_CONSUMER && !strcmp(k, "on_commit"))
         return set_callable(&h->on_commit, k, value);
+    if (h->kind == RD_KAFKA_CONSUMER && !strcmp(k, "consumer_timeout_ms")) {
+        /* Idle time after which `for msg in consumer` stops (kafka-python's consumer_timeout_ms). */
+        if (value == Py_None) {
+            h->iter_timeout_ms = -1;
+            return 0;
+        }
+        long ms = PyLong_Check(value) && !PyBool_Check(value) ? PyLong_AsLong(value) : -2;
+        if (ms == -1 && PyErr_Occurred())
+            return -1;
+        if (ms == -2 || ms > INT_MAX) {
+            PyErr_Format(PyExc_TypeError, "'consumer_timeout_ms' must be an int of milliseconds or None, got %R",
+                         value);
+            return -1;
+        }
+        h->iter_timeout_ms = ms < 0 ? -1 : (int)ms;
+        return 0;
+    }
     if (!strcmp(k, "logger")) {
         if (value != Py_None && !PyObject_HasAttrString(value, "log")) {
             PyErr_Format(PyExc_TypeError, "'logger' must be a logging.Logger (an object with a log() "

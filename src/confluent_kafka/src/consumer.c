@@ -8,6 +8,31 @@
 
 #define CFL_CONSUME_MAX 1000000
 
+/* ---- paused partitions ------------------------------------------------------------------ */
+
+/* Forget pause state of these partitions (revoked or unassigned: they resume when re-assigned).
+ * `keep` non-zero inverts: forget every partition NOT in the list. */
+static void paused_forget(Handle *h, const rd_kafka_topic_partition_list_t *c, int keep) {
+    if (h->paused == NULL || PySet_GET_SIZE(h->paused) == 0)
+        return;
+    PyObject *keys = PySet_New(NULL);
+    for (int i = 0; keys != NULL && c != NULL && i < c->cnt; i++) {
+        PyObject *k = Py_BuildValue("(si)", c->elems[i].topic, (int)c->elems[i].partition);
+        if (k == NULL || PySet_Add(keys, k) < 0)
+            Py_CLEAR(keys);
+        Py_XDECREF(k);
+    }
+    if (keys == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    PyObject *res = PyObject_CallMethod(h->paused, keep ? "intersection_update" : "difference_update", "O", keys);
+    Py_DECREF(keys);
+    if (res == NULL)
+        PyErr_Clear();
+    Py_XDECREF(res);
+}
+
 /* ---- callbacks -------------------------------------------------------------------------- */
 
 static int is_cooperative(rd_kafka_t *rk) {
@@ -31,6 +56,8 @@ void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
     CbGil g;
     cfl_cb_enter(h, &g);
     h->rebalance_assigned = 0;
+    if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+        paused_forget(h, partitions, 0);
     PyObject *cb = NULL;
     if (!h->no_callbacks) {
         if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
@@ -201,7 +228,10 @@ static PyObject *Consumer_subscription(Handle *self, PyObject *unused) {
 }
 
 static rd_kafka_resp_err_t do_assign(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c) {
-    return rd_kafka_assign(rk, c);
+    rd_kafka_resp_err_t err = rd_kafka_assign(rk, c);
+    if (!err)
+        paused_forget((Handle *)rd_kafka_opaque(rk), c, 1);
+    return err;
 }
 
 static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
@@ -213,7 +243,10 @@ static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
     self->rebalance_assigned = 1;
-    return raise_if(self, rd_kafka_assign(self->rk, NULL));
+    rd_kafka_resp_err_t err = rd_kafka_assign(self->rk, NULL);
+    if (!err && self->paused != NULL)
+        PySet_Clear(self->paused);
+    return raise_if(self, err);
 }
 
 typedef rd_kafka_error_t *(*incr_fn)(rd_kafka_t *, const rd_kafka_topic_partition_list_t *);
@@ -226,6 +259,8 @@ static PyObject *incremental(Handle *self, PyObject *partitions, incr_fn fn) {
         return NULL;
     self->rebalance_assigned = 1;
     rd_kafka_error_t *error = fn(self->rk, c);
+    if (error == NULL && fn == rd_kafka_incremental_unassign)
+        paused_forget(self, c, 0);
     rd_kafka_topic_partition_list_destroy(c);
     return raise_rd_if(self, error);
 }
@@ -317,6 +352,37 @@ static PyObject *fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
         return NULL;
     }
     return out;
+}
+
+/* for msg in consumer: errors raise; consumer_timeout_ms of idleness ends the loop. */
+static PyObject *Consumer_iter(Handle *self) {
+    if (check(self) < 0)
+        return NULL;
+    return Py_NewRef(self);
+}
+
+static PyObject *Consumer_iternext(Handle *self) {
+    if (check(self) < 0)
+        return NULL;
+    for (;;) {
+        PyObject *list = fetch(self, 1, self->iter_timeout_ms);
+        if (list == NULL)
+            return NULL;
+        if (PyList_GET_SIZE(list) == 0) {
+            Py_DECREF(list);
+            return NULL; /* StopIteration */
+        }
+        MessageObject *m = (MessageObject *)Py_NewRef(PyList_GET_ITEM(list, 0));
+        Py_DECREF(list);
+        if (m->error == NULL)
+            return (PyObject *)m;
+        if (((KafkaErrorObject *)m->error)->code != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            cfl_raise_error_obj(self->st, m->error);
+            Py_DECREF(m);
+            return NULL;
+        }
+        Py_DECREF(m); /* end-of-partition notices are not errors */
+    }
 }
 
 static const enum cfl_kw poll_params[] = {CFL_KW_timeout};
@@ -535,12 +601,52 @@ static PyObject *Consumer_seek(Handle *self, PyObject *partition) {
     return raise_if(self, err);
 }
 
-static PyObject *Consumer_pause(Handle *self, PyObject *partitions) {
-    return with_parts(self, partitions, "partitions", rd_kafka_pause_partitions);
+/* pause()/resume(): librdkafka's call, then the same change to the paused set. */
+static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c == NULL)
+        return NULL;
+    rd_kafka_resp_err_t err = pause ? rd_kafka_pause_partitions(self->rk, c) : rd_kafka_resume_partitions(self->rk, c);
+    for (int i = 0; !err && i < c->cnt; i++)
+        err = c->elems[i].err;
+    if (!err && pause && self->paused == NULL && (self->paused = PySet_New(NULL)) == NULL) {
+        rd_kafka_topic_partition_list_destroy(c);
+        return NULL;
+    }
+    for (int i = 0; !err && i < c->cnt; i++) {
+        PyObject *k = Py_BuildValue("(si)", c->elems[i].topic, (int)c->elems[i].partition);
+        int rc = k == NULL ? -1 : pause ? PySet_Add(self->paused, k) : self->paused ? PySet_Discard(self->paused, k) : 0;
+        Py_XDECREF(k);
+        if (rc < 0) {
+            rd_kafka_topic_partition_list_destroy(c);
+            return NULL;
+        }
+    }
+    rd_kafka_topic_partition_list_destroy(c);
+    return raise_if(self, err);
 }
 
-static PyObject *Consumer_resume(Handle *self, PyObject *partitions) {
-    return with_parts(self, partitions, "partitions", rd_kafka_resume_partitions);
+static PyObject *Consumer_pause(Handle *self, PyObject *partitions) { return pause_resume(self, partitions, 1); }
+
+static PyObject *Consumer_resume(Handle *self, PyObject *partitions) { return pause_resume(self, partitions, 0); }
+
+static PyObject *Consumer_paused(Handle *self, PyObject *unused) {
+    PyObject *assigned = Consumer_assignment(self, NULL);
+    if (assigned == NULL)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(assigned); i++) {
+        TopicPartitionObject *tp = (TopicPartitionObject *)PyList_GET_ITEM(assigned, i);
+        PyObject *k = Py_BuildValue("(Oi)", tp->topic, (int)tp->partition);
+        int in = k == NULL ? -1 : self->paused != NULL ? PySet_Contains(self->paused, k) : 0;
+        Py_XDECREF(k);
+        if (in < 0 || (in && PyList_Append(out, (PyObject *)tp) < 0))
+            Py_CLEAR(out);
+    }
+    Py_DECREF(assigned);
+    return out;
 }
 
 static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -706,8 +812,10 @@ static PyMethodDef Consumer_methods[] = {
      "timestamp is >= each partition's offset field (milliseconds)."},
     {"position", (PyCFunction)Consumer_position, METH_O, "position(partitions) -> list of TopicPartition"},
     {"seek", (PyCFunction)Consumer_seek, METH_O, "seek(partition)\n\nMove the fetch position."},
-    {"pause", (PyCFunction)Consumer_pause, METH_O, "pause(partitions)"},
+    {"pause", (PyCFunction)Consumer_pause, METH_O, "pause(partitions)\n\nStop fetching these partitions."},
     {"resume", (PyCFunction)Consumer_resume, METH_O, "resume(partitions)"},
+    {"paused", (PyCFunction)Consumer_paused, METH_NOARGS,
+     "paused() -> list of TopicPartition\n\nAssigned partitions currently paused by pause()."},
     {"get_watermark_offsets", METH_KW(Consumer_get_watermark_offsets),
      "get_watermark_offsets(partition, timeout=-1, cached=False) -> (low, high)"},
     {"consumer_group_metadata", (PyCFunction)Consumer_consumer_group_metadata, METH_NOARGS,
@@ -729,7 +837,7 @@ static PyMemberDef Consumer_members[] = {
 static PyType_Slot Consumer_slots[] = {
     {Py_tp_doc, "Consumer(conf=None, **kwargs)\n\nA Kafka consumer (balanced group member or manually "
                 "assigned). conf is a dict of librdkafka properties plus error_cb, stats_cb, throttle_cb, "
-                "oauth_cb, on_commit and logger."},
+                "oauth_cb, on_commit, logger and consumer_timeout_ms (idle milliseconds that end iteration)."},
     {Py_tp_new, cfl_handle_new},
     {Py_tp_init, Consumer_init},
     {Py_tp_dealloc, cfl_handle_dealloc},
@@ -737,6 +845,8 @@ static PyType_Slot Consumer_slots[] = {
     {Py_tp_clear, cfl_handle_clear},
     {Py_tp_methods, Consumer_methods},
     {Py_tp_members, Consumer_members},
+    {Py_tp_iter, Consumer_iter},
+    {Py_tp_iternext, Consumer_iternext},
     {0, NULL},
 };
 

@@ -626,6 +626,7 @@ PyObject *cfl_handle_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     if (h == NULL)
         return NULL;
     h->fork_generation = fork_generation;
+    h->iter_timeout_ms = -1;
     if ((h->st = cfl_state_from_type(type)) == NULL) {
         Py_DECREF(h);
         return NULL;
@@ -647,6 +648,7 @@ int cfl_handle_traverse(Handle *h, visitproc visit, void *arg) {
     Py_VISIT(h->on_lost);
     Py_VISIT(h->oauth_error);
     Py_VISIT(h->stash);
+    Py_VISIT(h->paused);
     return 0;
 }
 
@@ -664,6 +666,7 @@ int cfl_handle_clear(Handle *h) {
     Py_CLEAR(h->oauth_error);
     Py_CLEAR(h->stash);
     Py_CLEAR(h->last_topic);
+    Py_CLEAR(h->paused);
     return 0;
 }
 

@@ -57,6 +57,8 @@ typedef struct Handle {
     rd_kafka_queue_t *rkqu; /* consumer: the consumer queue */
     PyObject *stash;       /* consumer: Messages fetched by a call that then raised, served next */
     PyObject *last_topic;  /* consumer: the topic name of the last message, reused while equal */
+    PyObject *paused;      /* consumer: {(topic, partition)} paused by the user and still assigned */
+    int iter_timeout_ms;   /* consumer: idle time that ends iteration (-1: never) */
     DrQueue backlog;       /* delivery reports not yet handed to Python (GIL held to touch) */
     unsigned fork_generation;
     int dr_only_error;
