@@ -112,7 +112,7 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
 static int check(Handle *self) { return cfl_handle_check(self); }
 
 /* A Message for a fetched record, reusing the previous topic str while the name is the same. */
-static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
+static PyObject *message_build(Handle *self, rd_kafka_message_t *rkm) {
     PyObject *topic = NULL;
     if (rkm->rkt != NULL) {
         const char *name = rd_kafka_topic_name(rkm->rkt);
@@ -126,6 +126,21 @@ static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
         topic = self->last_topic;
     }
     return cfl_message_from_rkm(self->st, rkm, topic);
+}
+
+/* message_build, then release the record. */
+static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
+    PyObject *m = message_build(self, rkm);
+    rd_kafka_message_destroy(rkm);
+    return m;
+}
+
+/* Keep messages fetched by a call that then raised: the next poll/consume returns them. */
+static void stash_messages(Handle *self, PyObject *list) {
+    if (self->stash == NULL && (self->stash = PyList_New(0)) == NULL)
+        return;
+    Py_ssize_t n = PyList_GET_SIZE(self->stash);
+    PyList_SetSlice(self->stash, n, n, list);
 }
 
 static PyObject *raise_if(Handle *self, rd_kafka_resp_err_t err) {
@@ -333,7 +348,7 @@ static PyObject *fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
     int rc = cfl_serve(self, timeout_ms, consume_step, &c, NULL);
     PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
     for (Py_ssize_t i = 0; i < c.got; i++) {
-        PyObject *m = out ? message_of(self, c.msgs[i]) : NULL;
+        PyObject *m = out ? message_build(self, c.msgs[i]) : NULL;
         rd_kafka_message_destroy(c.msgs[i]);
         if (m == NULL || PyList_Append(out, m) < 0)
             Py_CLEAR(out);
@@ -341,12 +356,8 @@ static PyObject *fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
     }
     PyMem_Free(c.msgs);
     if (exc != NULL) {
-        if (out != NULL && PyList_GET_SIZE(out) > 0) {
-            if (self->stash == NULL)
-                self->stash = PyList_New(0);
-            if (self->stash != NULL)
-                PyList_SetSlice(self->stash, PyList_GET_SIZE(self->stash), PyList_GET_SIZE(self->stash), out);
-        }
+        if (out != NULL && PyList_GET_SIZE(out) > 0)
+            stash_messages(self, out);
         Py_XDECREF(out);
         CFL_RESTORE_EXC(exc);
         return NULL;
@@ -394,6 +405,28 @@ static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t n
     if (cfl_parse_args(self->st, "poll", args, nargs, kwnames, poll_params, 1, 0, &t) < 0 ||
         cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
         return NULL;
+    if (self->stash == NULL || PyList_GET_SIZE(self->stash) == 0) {
+        /* The common case, without fetch()'s list. */
+        rd_kafka_message_t *rkm = NULL;
+        ConsumeCtx c = {.msgs = &rkm, .want = 1};
+        int rc = cfl_serve(self, timeout_ms, consume_step, &c, NULL);
+        if (rc >= 0)
+            return rkm != NULL ? message_of(self, rkm) : Py_NewRef(Py_None);
+        if (rkm != NULL) {
+            PyObject *exc = CFL_FETCH_EXC();
+            PyObject *m = message_of(self, rkm);
+            PyObject *one = m ? PyList_New(1) : NULL;
+            if (one != NULL) {
+                PyList_SET_ITEM(one, 0, m);
+                stash_messages(self, one);
+                Py_DECREF(one);
+            } else {
+                Py_XDECREF(m);
+            }
+            CFL_RESTORE_EXC(exc);
+        }
+        return NULL;
+    }
     PyObject *list = fetch(self, 1, timeout_ms);
     if (list == NULL)
         return NULL;

@@ -172,11 +172,18 @@ int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t
     CallState cs;
     if (cfl_call_begin(h, &cs) < 0)
         return -1;
-    int64_t deadline = timeout_ms < 0 ? INT64_MAX : now_ms() + timeout_ms;
-    int r;
+    int64_t deadline = timeout_ms < 0 ? INT64_MAX : timeout_ms == 0 ? 0 : now_ms() + timeout_ms;
+    int r, first = 1;
     for (;;) {
-        int64_t left = deadline == INT64_MAX ? CFL_SLICE_MS : deadline - now_ms();
+        int64_t left = deadline == INT64_MAX ? CFL_SLICE_MS : deadline - (deadline ? now_ms() : 0);
         int slice = left <= 0 ? 0 : left > CFL_SLICE_MS ? CFL_SLICE_MS : (int)left;
+        if (first) {
+            /* Work that is ready costs no GIL round trip: look once without waiting. */
+            first = 0;
+            r = step(h, 0, ctx);
+            if (r > 0 || cs.exc != NULL || slice == 0)
+                break;
+        }
         if (slice > 0) {
             cfl_call_release(&cs);
             r = step(h, slice, ctx);
