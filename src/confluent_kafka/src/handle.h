@@ -66,6 +66,7 @@ typedef struct Handle {
     int oauth_state;       /* 0 no oauth_cb, 1 waiting for the first token, 2 done */
     int rebalance_assigned; /* consumer: the rebalance callback assigned by itself */
     int active;            /* calls using rk with the GIL released; close() waits for them */
+    char in_transaction;   /* producer: begin_transaction() done, not yet committed or aborted */
     char closing;          /* close() started: waiting calls return at their next slice */
     char closed;
     PyObject *weakreflist;

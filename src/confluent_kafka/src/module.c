@@ -142,11 +142,7 @@ PyObject *cfl_cached_import(PyObject **slot, const char *module, const char *att
 
 /* ---- module functions ------------------------------------------------------------------- */
 
-static PyObject *cfl_version(PyObject *self, PyObject *unused) {
-    unsigned major = 0, minor = 0, patch = 0;
-    sscanf(CFL_VERSION, "%u.%u.%u", &major, &minor, &patch);
-    return Py_BuildValue("(si)", CFL_VERSION, (int)((major << 24) | (minor << 16) | (patch << 8)));
-}
+static PyObject *cfl_version(PyObject *self, PyObject *unused) { return PyUnicode_FromString(CFL_VERSION); }
 
 static PyObject *cfl_libversion(PyObject *self, PyObject *unused) {
     return Py_BuildValue("(si)", rd_kafka_version_str(), rd_kafka_version());
@@ -190,7 +186,7 @@ static PyObject *cfl_fnv1a(PyObject *m, PyObject *args, PyObject *kwargs) {
 }
 
 static PyMethodDef cfl_functions[] = {
-    {"version", cfl_version, METH_NOARGS, "version() -> (str, int)\n\nThis package's version."},
+    {"version", cfl_version, METH_NOARGS, "version() -> str\n\nThis package's version."},
     {"libversion", cfl_libversion, METH_NOARGS, "libversion() -> (str, int)\n\nThe librdkafka version in use."},
     {"murmur2", (PyCFunction)(void (*)(void))cfl_murmur2, METH_VARARGS | METH_KEYWORDS,
      "murmur2(key, partition_count) -> int\n\nThe partition of the Java client's default partitioner."},

@@ -335,7 +335,7 @@ static int Producer_bool(Handle *self) { return 1; }
 
 static PyObject *close_impl(Handle *self, int timeout_ms) {
     if (self->rk == NULL)
-        Py_RETURN_NONE; /* already closed */
+        Py_RETURN_TRUE; /* already closed */
     if (cfl_handle_may_close(self) < 0)
         return NULL;
     if (cfl_handle_check(self) < 0) {
@@ -343,7 +343,15 @@ static PyObject *close_impl(Handle *self, int timeout_ms) {
         PyErr_Clear();
         cfl_handle_destroy(self);
         self->closed = 1;
-        Py_RETURN_NONE;
+        Py_RETURN_TRUE;
+    }
+    if (self->in_transaction) {
+        /* An open transaction cannot be committed by close(): abort it so nothing half-done stays. */
+        rd_kafka_error_t *error;
+        CFL_BLOCKING(self, error = rd_kafka_abort_transaction(self->rk, timeout_ms));
+        if (error != NULL)
+            rd_kafka_error_destroy(error);
+        self->in_transaction = 0;
     }
     /* Deliver what can be delivered; a raising callback stops close() (call it again). */
     if (cfl_serve(self, timeout_ms, flush_step, NULL, NULL) < 0)
@@ -356,7 +364,7 @@ static PyObject *close_impl(Handle *self, int timeout_ms) {
     }
     cfl_handle_destroy(self);
     self->closed = 1;
-    Py_RETURN_NONE;
+    Py_RETURN_TRUE;
 }
 
 static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -407,6 +415,8 @@ static PyObject *txn_with_timeout(Handle *self, PyObject *args, PyObject *kwargs
         return NULL;
     cfl_call_release(&cs);
     rd_kafka_error_t *error = fn(self->rk, timeout_ms);
+    if (error == NULL && fn != rd_kafka_init_transactions)
+        self->in_transaction = 0; /* committed or aborted */
     return txn_result(self, &cs, error);
 }
 
@@ -428,6 +438,7 @@ static PyObject *Producer_begin_transaction(Handle *self, PyObject *unused) {
     rd_kafka_error_t *error = rd_kafka_begin_transaction(self->rk);
     if (error != NULL)
         return cfl_raise_rd(self->st, error);
+    self->in_transaction = 1;
     Py_RETURN_NONE;
 }
 
@@ -519,8 +530,8 @@ static PyMethodDef Producer_methods[] = {
      "(in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the "
      "next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."},
     {"close", (PyCFunction)(void (*)(void))Producer_close, METH_VARARGS | METH_KEYWORDS,
-     "close(timeout=-1)\n\nFlush, report anything still undelivered as purged, and release the client. "
-     "Idempotent; any later call raises RuntimeError."},
+     "close(timeout=-1) -> True\n\nAbort an open transaction, flush, report anything still undelivered "
+     "as purged, and release the client. Idempotent; any later call raises RuntimeError."},
     {"__exit__", (PyCFunction)Producer_exit, METH_VARARGS, NULL},
     {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions, METH_VARARGS | METH_KEYWORDS,
      "init_transactions(timeout=-1)\n\nRegister transactional.id with the coordinator, fencing older "

@@ -75,9 +75,14 @@ static void TopicPartition_dealloc(TopicPartitionObject *self) {
 }
 
 static PyObject *TopicPartition_repr(TopicPartitionObject *self) {
-    return PyUnicode_FromFormat("TopicPartition{topic=%U,partition=%d,offset=%lld,leader_epoch=%d,error=%R}",
-                                self->topic, (int)self->partition, (long long)self->offset,
-                                (int)self->leader_epoch, self->error ? self->error : Py_None);
+    PyObject *epoch = self->leader_epoch >= 0 ? PyLong_FromLong(self->leader_epoch) : Py_NewRef(Py_None);
+    if (epoch == NULL)
+        return NULL;
+    PyObject *r = PyUnicode_FromFormat("TopicPartition{topic=%U,partition=%d,offset=%lld,leader_epoch=%S,error=%R}",
+                                       self->topic, (int)self->partition, (long long)self->offset, epoch,
+                                       self->error ? self->error : Py_None);
+    Py_DECREF(epoch);
+    return r;
 }
 
 static Py_hash_t TopicPartition_hash(TopicPartitionObject *self) {
