@@ -1,0 +1,94 @@
+"""One producer benchmark run in its own process; prints one JSON object on stdout.
+
+Runs with whichever interpreter has the confluent_kafka under test (this project's or
+upstream's), so it imports nothing from this repository.
+
+    python bench/producer_worker.py --bootstrap 127.0.0.1:PORT --topic T -n 1000000 --size 100 --callback
+"""
+import argparse
+import json
+import resource
+import sys
+import time
+
+import confluent_kafka
+from confluent_kafka import Producer
+
+
+def version_string(v) -> str:
+    """version() is a str in some releases and a (str, int) tuple in others."""
+    return v[0] if isinstance(v, tuple) else v
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bootstrap", required=True)
+    ap.add_argument("--topic", required=True)
+    ap.add_argument("-n", type=int, required=True)
+    ap.add_argument("--size", type=int, default=100)
+    ap.add_argument("--callback", action="store_true", help="a delivery callback on every produce()")
+    ap.add_argument("--timeout", type=float, default=300.0, help="bound on the timed part, seconds")
+    args = ap.parse_args()
+
+    value = b"v" * args.size
+    delivered = 0
+    errors = 0
+
+    def on_delivery(err, msg):
+        nonlocal delivered, errors
+        if err is None:
+            delivered += 1
+        else:
+            errors += 1
+
+    producer = Producer({"bootstrap.servers": args.bootstrap})
+    # Warm-up outside the timing: the topic gets created and the connection established.
+    producer.produce(args.topic, b"warm-up")
+    if producer.flush(30) != 0:
+        raise SystemExit("warm-up message was not delivered within 30 s")
+
+    deadline = time.monotonic() + args.timeout
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    produce, poll, topic = producer.produce, producer.poll, args.topic
+    for _ in range(args.n):
+        while True:
+            try:
+                if args.callback:
+                    produce(topic, value, on_delivery=on_delivery)
+                else:
+                    produce(topic, value)
+                break
+            except BufferError:
+                poll(0.1)
+                if time.monotonic() > deadline:
+                    raise SystemExit("timed out waiting for queue space") from None
+        poll(0)
+    left = producer.flush(max(0.0, deadline - time.monotonic()))
+    elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    if hasattr(producer, "close"):
+        producer.close()
+
+    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    json.dump({
+        "module": confluent_kafka.__file__,
+        "version": version_string(confluent_kafka.version()),
+        "librdkafka": confluent_kafka.libversion()[0],
+        "messages": args.n,
+        "size": args.size,
+        "callback": args.callback,
+        "seconds": elapsed,
+        "cpu_seconds": cpu,
+        "peak_rss_mb": rss_kb / 1024.0,
+        "undelivered": left,
+        "delivered": delivered if args.callback else args.n - left,
+        "errors": errors,
+    }, sys.stdout)
+    print()
+    ok = left == 0 and errors == 0 and (delivered == args.n or not args.callback)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

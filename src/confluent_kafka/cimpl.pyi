@@ -1,0 +1,474 @@
+"""Type stubs for the C extension ``confluent_kafka.cimpl``."""
+
+import builtins
+from typing import (
+    Any,
+    Callable,
+    ClassVar,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+from typing_extensions import Buffer, Final, Self, TypeAlias
+
+from confluent_kafka.admin._metadata import ClusterMetadata
+
+OFFSET_BEGINNING: Final = -2
+OFFSET_END: Final = -1
+OFFSET_STORED: Final = -1000
+OFFSET_INVALID: Final = -1001
+TIMESTAMP_NOT_AVAILABLE: Final = 0
+TIMESTAMP_CREATE_TIME: Final = 1
+TIMESTAMP_LOG_APPEND_TIME: Final = 2
+BUILD_LIBRDKAFKA_VERSION: Final[str]
+
+# A message key or value as accepted on input: text (sent as UTF-8) or any bytes-like object.
+_Payload: TypeAlias = Union[str, Buffer, None]
+_HeaderValue: TypeAlias = Union[str, bytes, None]
+_HeadersIn: TypeAlias = Union[Sequence[Tuple[str, _HeaderValue]], Mapping[str, _HeaderValue]]
+_HeadersOut: TypeAlias = List[Tuple[str, Optional[bytes]]]
+_DeliveryCallback: TypeAlias = Callable[[Optional["KafkaError"], "Message"], object]
+_RebalanceCallback: TypeAlias = Callable[["Consumer", List["TopicPartition"]], object]
+_Conf: TypeAlias = Mapping[str, Any]
+
+def version() -> Tuple[str, int]:
+    """This package's version as a string and as an integer (0xMMmmrr00)."""
+
+def libversion() -> Tuple[str, int]:
+    """The version of the librdkafka loaded at run time, as a string and an integer."""
+
+def murmur2(key: Union[str, Buffer], partition_count: int) -> int:
+    """Partition for ``key`` with the Java client's murmur2 partitioner."""
+
+def consistent(key: Union[str, Buffer], partition_count: int) -> int:
+    """Partition for ``key`` with librdkafka's CRC32-based ``consistent`` partitioner."""
+
+def fnv1a(key: Union[str, Buffer], partition_count: int) -> int:
+    """Partition for ``key`` with librdkafka's FNV-1a partitioner."""
+
+class KafkaError:
+    """One error: a librdkafka or broker error code with its text and flags.
+
+    Compares equal to another KafkaError with the same code and to the plain
+    integer code; hashes like the code.
+    """
+
+    _BEGIN: ClassVar[int]
+    _BAD_MSG: ClassVar[int]
+    _BAD_COMPRESSION: ClassVar[int]
+    _DESTROY: ClassVar[int]
+    _FAIL: ClassVar[int]
+    _TRANSPORT: ClassVar[int]
+    _CRIT_SYS_RESOURCE: ClassVar[int]
+    _RESOLVE: ClassVar[int]
+    _MSG_TIMED_OUT: ClassVar[int]
+    _PARTITION_EOF: ClassVar[int]
+    _UNKNOWN_PARTITION: ClassVar[int]
+    _FS: ClassVar[int]
+    _UNKNOWN_TOPIC: ClassVar[int]
+    _ALL_BROKERS_DOWN: ClassVar[int]
+    _INVALID_ARG: ClassVar[int]
+    _TIMED_OUT: ClassVar[int]
+    _QUEUE_FULL: ClassVar[int]
+    _ISR_INSUFF: ClassVar[int]
+    _NODE_UPDATE: ClassVar[int]
+    _SSL: ClassVar[int]
+    _WAIT_COORD: ClassVar[int]
+    _UNKNOWN_GROUP: ClassVar[int]
+    _IN_PROGRESS: ClassVar[int]
+    _PREV_IN_PROGRESS: ClassVar[int]
+    _EXISTING_SUBSCRIPTION: ClassVar[int]
+    _ASSIGN_PARTITIONS: ClassVar[int]
+    _REVOKE_PARTITIONS: ClassVar[int]
+    _CONFLICT: ClassVar[int]
+    _STATE: ClassVar[int]
+    _UNKNOWN_PROTOCOL: ClassVar[int]
+    _NOT_IMPLEMENTED: ClassVar[int]
+    _AUTHENTICATION: ClassVar[int]
+    _NO_OFFSET: ClassVar[int]
+    _OUTDATED: ClassVar[int]
+    _TIMED_OUT_QUEUE: ClassVar[int]
+    _UNSUPPORTED_FEATURE: ClassVar[int]
+    _WAIT_CACHE: ClassVar[int]
+    _INTR: ClassVar[int]
+    _KEY_SERIALIZATION: ClassVar[int]
+    _VALUE_SERIALIZATION: ClassVar[int]
+    _KEY_DESERIALIZATION: ClassVar[int]
+    _VALUE_DESERIALIZATION: ClassVar[int]
+    _PARTIAL: ClassVar[int]
+    _READ_ONLY: ClassVar[int]
+    _NOENT: ClassVar[int]
+    _UNDERFLOW: ClassVar[int]
+    _INVALID_TYPE: ClassVar[int]
+    _RETRY: ClassVar[int]
+    _PURGE_QUEUE: ClassVar[int]
+    _PURGE_INFLIGHT: ClassVar[int]
+    _FATAL: ClassVar[int]
+    _INCONSISTENT: ClassVar[int]
+    _GAPLESS_GUARANTEE: ClassVar[int]
+    _MAX_POLL_EXCEEDED: ClassVar[int]
+    _UNKNOWN_BROKER: ClassVar[int]
+    _NOT_CONFIGURED: ClassVar[int]
+    _FENCED: ClassVar[int]
+    _APPLICATION: ClassVar[int]
+    _ASSIGNMENT_LOST: ClassVar[int]
+    _NOOP: ClassVar[int]
+    _AUTO_OFFSET_RESET: ClassVar[int]
+    _LOG_TRUNCATION: ClassVar[int]
+    _INVALID_DIFFERENT_RECORD: ClassVar[int]
+    _DESTROY_BROKER: ClassVar[int]
+    _END: ClassVar[int]
+    UNKNOWN: ClassVar[int]
+    NO_ERROR: ClassVar[int]
+    OFFSET_OUT_OF_RANGE: ClassVar[int]
+    INVALID_MSG: ClassVar[int]
+    UNKNOWN_TOPIC_OR_PART: ClassVar[int]
+    INVALID_MSG_SIZE: ClassVar[int]
+    LEADER_NOT_AVAILABLE: ClassVar[int]
+    NOT_LEADER_FOR_PARTITION: ClassVar[int]
+    REQUEST_TIMED_OUT: ClassVar[int]
+    BROKER_NOT_AVAILABLE: ClassVar[int]
+    REPLICA_NOT_AVAILABLE: ClassVar[int]
+    MSG_SIZE_TOO_LARGE: ClassVar[int]
+    STALE_CTRL_EPOCH: ClassVar[int]
+    OFFSET_METADATA_TOO_LARGE: ClassVar[int]
+    NETWORK_EXCEPTION: ClassVar[int]
+    COORDINATOR_LOAD_IN_PROGRESS: ClassVar[int]
+    COORDINATOR_NOT_AVAILABLE: ClassVar[int]
+    NOT_COORDINATOR: ClassVar[int]
+    TOPIC_EXCEPTION: ClassVar[int]
+    RECORD_LIST_TOO_LARGE: ClassVar[int]
+    NOT_ENOUGH_REPLICAS: ClassVar[int]
+    NOT_ENOUGH_REPLICAS_AFTER_APPEND: ClassVar[int]
+    INVALID_REQUIRED_ACKS: ClassVar[int]
+    ILLEGAL_GENERATION: ClassVar[int]
+    INCONSISTENT_GROUP_PROTOCOL: ClassVar[int]
+    INVALID_GROUP_ID: ClassVar[int]
+    UNKNOWN_MEMBER_ID: ClassVar[int]
+    INVALID_SESSION_TIMEOUT: ClassVar[int]
+    REBALANCE_IN_PROGRESS: ClassVar[int]
+    INVALID_COMMIT_OFFSET_SIZE: ClassVar[int]
+    TOPIC_AUTHORIZATION_FAILED: ClassVar[int]
+    GROUP_AUTHORIZATION_FAILED: ClassVar[int]
+    CLUSTER_AUTHORIZATION_FAILED: ClassVar[int]
+    INVALID_TIMESTAMP: ClassVar[int]
+    UNSUPPORTED_SASL_MECHANISM: ClassVar[int]
+    ILLEGAL_SASL_STATE: ClassVar[int]
+    UNSUPPORTED_VERSION: ClassVar[int]
+    TOPIC_ALREADY_EXISTS: ClassVar[int]
+    INVALID_PARTITIONS: ClassVar[int]
+    INVALID_REPLICATION_FACTOR: ClassVar[int]
+    INVALID_REPLICA_ASSIGNMENT: ClassVar[int]
+    INVALID_CONFIG: ClassVar[int]
+    NOT_CONTROLLER: ClassVar[int]
+    INVALID_REQUEST: ClassVar[int]
+    UNSUPPORTED_FOR_MESSAGE_FORMAT: ClassVar[int]
+    POLICY_VIOLATION: ClassVar[int]
+    OUT_OF_ORDER_SEQUENCE_NUMBER: ClassVar[int]
+    DUPLICATE_SEQUENCE_NUMBER: ClassVar[int]
+    INVALID_PRODUCER_EPOCH: ClassVar[int]
+    INVALID_TXN_STATE: ClassVar[int]
+    INVALID_PRODUCER_ID_MAPPING: ClassVar[int]
+    INVALID_TRANSACTION_TIMEOUT: ClassVar[int]
+    CONCURRENT_TRANSACTIONS: ClassVar[int]
+    TRANSACTION_COORDINATOR_FENCED: ClassVar[int]
+    TRANSACTIONAL_ID_AUTHORIZATION_FAILED: ClassVar[int]
+    SECURITY_DISABLED: ClassVar[int]
+    OPERATION_NOT_ATTEMPTED: ClassVar[int]
+    KAFKA_STORAGE_ERROR: ClassVar[int]
+    LOG_DIR_NOT_FOUND: ClassVar[int]
+    SASL_AUTHENTICATION_FAILED: ClassVar[int]
+    UNKNOWN_PRODUCER_ID: ClassVar[int]
+    REASSIGNMENT_IN_PROGRESS: ClassVar[int]
+    DELEGATION_TOKEN_AUTH_DISABLED: ClassVar[int]
+    DELEGATION_TOKEN_NOT_FOUND: ClassVar[int]
+    DELEGATION_TOKEN_OWNER_MISMATCH: ClassVar[int]
+    DELEGATION_TOKEN_REQUEST_NOT_ALLOWED: ClassVar[int]
+    DELEGATION_TOKEN_AUTHORIZATION_FAILED: ClassVar[int]
+    DELEGATION_TOKEN_EXPIRED: ClassVar[int]
+    INVALID_PRINCIPAL_TYPE: ClassVar[int]
+    NON_EMPTY_GROUP: ClassVar[int]
+    GROUP_ID_NOT_FOUND: ClassVar[int]
+    FETCH_SESSION_ID_NOT_FOUND: ClassVar[int]
+    INVALID_FETCH_SESSION_EPOCH: ClassVar[int]
+    LISTENER_NOT_FOUND: ClassVar[int]
+    TOPIC_DELETION_DISABLED: ClassVar[int]
+    FENCED_LEADER_EPOCH: ClassVar[int]
+    UNKNOWN_LEADER_EPOCH: ClassVar[int]
+    UNSUPPORTED_COMPRESSION_TYPE: ClassVar[int]
+    STALE_BROKER_EPOCH: ClassVar[int]
+    OFFSET_NOT_AVAILABLE: ClassVar[int]
+    MEMBER_ID_REQUIRED: ClassVar[int]
+    PREFERRED_LEADER_NOT_AVAILABLE: ClassVar[int]
+    GROUP_MAX_SIZE_REACHED: ClassVar[int]
+    FENCED_INSTANCE_ID: ClassVar[int]
+    ELIGIBLE_LEADERS_NOT_AVAILABLE: ClassVar[int]
+    ELECTION_NOT_NEEDED: ClassVar[int]
+    NO_REASSIGNMENT_IN_PROGRESS: ClassVar[int]
+    GROUP_SUBSCRIBED_TO_TOPIC: ClassVar[int]
+    INVALID_RECORD: ClassVar[int]
+    UNSTABLE_OFFSET_COMMIT: ClassVar[int]
+    THROTTLING_QUOTA_EXCEEDED: ClassVar[int]
+    PRODUCER_FENCED: ClassVar[int]
+    RESOURCE_NOT_FOUND: ClassVar[int]
+    DUPLICATE_RESOURCE: ClassVar[int]
+    UNACCEPTABLE_CREDENTIAL: ClassVar[int]
+    INCONSISTENT_VOTER_SET: ClassVar[int]
+    INVALID_UPDATE_VERSION: ClassVar[int]
+    FEATURE_UPDATE_FAILED: ClassVar[int]
+    PRINCIPAL_DESERIALIZATION_FAILURE: ClassVar[int]
+    UNKNOWN_TOPIC_ID: ClassVar[int]
+    FENCED_MEMBER_EPOCH: ClassVar[int]
+    UNRELEASED_INSTANCE_ID: ClassVar[int]
+    UNSUPPORTED_ASSIGNOR: ClassVar[int]
+    STALE_MEMBER_EPOCH: ClassVar[int]
+    UNKNOWN_SUBSCRIPTION_ID: ClassVar[int]
+    TELEMETRY_TOO_LARGE: ClassVar[int]
+    REBOOTSTRAP_REQUIRED: ClassVar[int]
+    GROUP_LOAD_IN_PROGRESS: ClassVar[int]
+    GROUP_COORDINATOR_NOT_AVAILABLE: ClassVar[int]
+    NOT_COORDINATOR_FOR_GROUP: ClassVar[int]
+
+    def __init__(
+        self,
+        code: int,
+        reason: Optional[builtins.str] = None,
+        fatal: bool = False,
+        retriable: bool = False,
+        txn_requires_abort: bool = False,
+    ) -> None: ...
+    def code(self) -> int:
+        """The numeric error code (one of the class attributes)."""
+    def name(self) -> builtins.str:
+        """The symbolic name of the code, e.g. ``"_MSG_TIMED_OUT"``."""
+    def str(self) -> builtins.str:
+        """A human-readable description of the error."""
+    def fatal(self) -> bool:
+        """True when the error is fatal and the client must be recreated."""
+    def retriable(self) -> bool:
+        """True when retrying the failed operation may succeed."""
+    def txn_requires_abort(self) -> bool:
+        """True when the current transaction must be aborted before continuing."""
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+
+class KafkaException(Exception):
+    """Raised for failures reported by librdkafka; ``args[0]`` is a :class:`KafkaError`."""
+
+class Message:
+    """A consumed message, a delivery report, or a message built by the user.
+
+    Messages built by the client hold ``bytes`` keys and values; a message built
+    by the user returns whatever it was given.
+    """
+
+    def __init__(
+        self,
+        topic: Optional[str] = None,
+        partition: Optional[int] = None,
+        offset: Optional[int] = None,
+        key: _Payload = None,
+        value: _Payload = None,
+        headers: Optional[_HeadersIn] = None,
+        error: Optional[KafkaError] = None,
+        timestamp: Union[int, Tuple[int, int], None] = None,
+        latency: Optional[float] = None,
+        leader_epoch: Optional[int] = None,
+    ) -> None: ...
+    def topic(self) -> Optional[str]:
+        """The topic name, or None."""
+    def partition(self) -> Optional[int]:
+        """The partition, or None when not known."""
+    def offset(self) -> Optional[int]:
+        """The offset, or None when not known."""
+    def key(self) -> Optional[bytes]:
+        """The key, or None."""
+    def value(self) -> Optional[bytes]:
+        """The value (payload), or None."""
+    def headers(self) -> Optional[_HeadersOut]:
+        """The headers as a list of ``(name, value)`` pairs, or None when there are none."""
+    def error(self) -> Optional[KafkaError]:
+        """The error of a failed delivery or an error event, else None."""
+    def timestamp(self) -> Tuple[int, int]:
+        """``(timestamp_type, milliseconds since the epoch)``; type is a ``TIMESTAMP_*`` constant."""
+    def latency(self) -> Optional[float]:
+        """Produce latency in seconds (delivery reports only), else None."""
+    def leader_epoch(self) -> Optional[int]:
+        """The partition leader epoch, or None when not known."""
+    def set_topic(self, topic: Optional[str]) -> None: ...
+    def set_key(self, key: _Payload) -> None: ...
+    def set_value(self, value: _Payload) -> None: ...
+    def set_headers(self, headers: Optional[_HeadersIn]) -> None: ...
+    def set_error(self, error: Optional[KafkaError]) -> None: ...
+    def set_timestamp(self, timestamp: Union[int, Tuple[int, int], None]) -> None:
+        """Replace the timestamp: an int (create time, ms) or a ``(type, ms)`` tuple."""
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+
+class TopicPartition:
+    """A topic partition, optionally with an offset, commit metadata, leader epoch and error.
+
+    Equality and hashing use ``(topic, partition)``; ordering sorts by topic, then partition.
+    """
+
+    @property
+    def topic(self) -> str: ...
+    partition: int
+    offset: int
+    metadata: Optional[str]
+    leader_epoch: Optional[int]
+    error: Optional[KafkaError]
+    def __init__(
+        self,
+        topic: str,
+        partition: int = -1,
+        offset: int = -1001,
+        metadata: Optional[str] = None,
+        leader_epoch: Optional[int] = None,
+    ) -> None: ...
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __lt__(self, other: "TopicPartition") -> bool: ...
+    def __le__(self, other: "TopicPartition") -> bool: ...
+    def __gt__(self, other: "TopicPartition") -> bool: ...
+    def __ge__(self, other: "TopicPartition") -> bool: ...
+    def __reduce__(self) -> Tuple[Any, ...]: ...
+
+class Producer:
+    """Asynchronous Kafka producer.
+
+    ``Producer(conf_dict, **more_conf)``: keyword arguments are merged over the
+    dict with their names unchanged.
+    """
+
+    def __init__(self, conf: Optional[_Conf] = None, /, **kwargs: Any) -> None: ...
+    def produce(
+        self,
+        topic: str,
+        value: _Payload = None,
+        key: _Payload = None,
+        partition: int = -1,
+        on_delivery: Optional[_DeliveryCallback] = None,
+        callback: Optional[_DeliveryCallback] = None,
+        timestamp: int = 0,
+        headers: Optional[_HeadersIn] = None,
+    ) -> None:
+        """Enqueue one message; raises BufferError when the local queue is full."""
+    def produce_batch(
+        self,
+        topic: str,
+        messages: List[Dict[str, Any]],
+        partition: int = -1,
+        on_delivery: Optional[_DeliveryCallback] = None,
+        callback: Optional[_DeliveryCallback] = None,
+    ) -> int:
+        """Enqueue many messages; returns how many were enqueued, failures get ``'_error'``."""
+    def poll(self, timeout: float = -1) -> int:
+        """Serve callbacks; returns the number of events served."""
+    def flush(self, timeout: float = -1) -> int:
+        """Wait for outstanding messages; returns how many are still queued."""
+    def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
+        """Drop queued and/or in-flight messages; they get ``_PURGE_*`` delivery reports."""
+    def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> ClusterMetadata: ...
+    def init_transactions(self, timeout: float = -1) -> None: ...
+    def begin_transaction(self) -> None: ...
+    def send_offsets_to_transaction(
+        self, positions: List[TopicPartition], group_metadata: bytes, timeout: float = -1
+    ) -> None: ...
+    def commit_transaction(self, timeout: float = -1) -> None: ...
+    def abort_transaction(self, timeout: float = -1) -> None: ...
+    def set_sasl_credentials(self, username: str, password: str) -> None: ...
+    def close(self, timeout: float = -1) -> None:
+        """Flush (up to ``timeout`` seconds), report what is left as purged, then
+        release the client; safe to call more than once."""
+    def __len__(self) -> int: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *exc: object) -> Optional[bool]: ...
+
+class Consumer:
+    """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""
+
+    def __init__(self, conf: Optional[_Conf] = None, /, **kwargs: Any) -> None: ...
+    def subscribe(
+        self,
+        topics: List[str],
+        on_assign: Optional[_RebalanceCallback] = None,
+        on_revoke: Optional[_RebalanceCallback] = None,
+        on_lost: Optional[_RebalanceCallback] = None,
+    ) -> None: ...
+    def unsubscribe(self) -> None: ...
+    def subscription(self) -> List[str]:
+        """The topics (or patterns) of the current subscription."""
+    def assign(self, partitions: List[TopicPartition]) -> None: ...
+    def unassign(self) -> None: ...
+    def incremental_assign(self, partitions: List[TopicPartition]) -> None:
+        """Add partitions to the assignment (cooperative rebalancing)."""
+    def incremental_unassign(self, partitions: List[TopicPartition]) -> None:
+        """Remove partitions from the assignment (cooperative rebalancing)."""
+    def assignment(self) -> List[TopicPartition]: ...
+    def poll(self, timeout: float = -1) -> Optional[Message]: ...
+    def consume(self, num_messages: int = 1, timeout: float = -1) -> List[Message]: ...
+    def commit(
+        self,
+        message: Optional[Message] = None,
+        offsets: Optional[List[TopicPartition]] = None,
+        asynchronous: bool = True,
+    ) -> Optional[List[TopicPartition]]: ...
+    def committed(self, partitions: List[TopicPartition], timeout: float = -1) -> List[TopicPartition]: ...
+    def position(self, partitions: List[TopicPartition]) -> List[TopicPartition]: ...
+    def seek(self, partition: TopicPartition) -> None: ...
+    def pause(self, partitions: List[TopicPartition]) -> None: ...
+    def resume(self, partitions: List[TopicPartition]) -> None: ...
+    def get_watermark_offsets(
+        self, partition: TopicPartition, timeout: float = -1, cached: bool = False
+    ) -> Tuple[int, int]: ...
+    def offsets_for_times(
+        self, partitions: List[TopicPartition], timeout: float = -1
+    ) -> List[TopicPartition]: ...
+    def store_offsets(
+        self, message: Optional[Message] = None, offsets: Optional[List[TopicPartition]] = None
+    ) -> None: ...
+    def consumer_group_metadata(self) -> bytes: ...
+    def memberid(self) -> Optional[str]: ...
+    def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> ClusterMetadata: ...
+    def set_sasl_credentials(self, username: str, password: str) -> None: ...
+    def close(self) -> None:
+        """Leave the group and release the client; safe to call more than once."""
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *exc: object) -> Optional[bool]: ...
+
+class MockCluster:
+    """librdkafka's in-process mock Kafka cluster, listening on loopback."""
+
+    def __init__(self, num_brokers: int = 3) -> None: ...
+    @property
+    def bootstrap_servers(self) -> str: ...
+    def create_topic(self, name: str, partitions: int = 1, replication_factor: int = 1) -> None:
+        """Create a topic (topics are otherwise auto-created with 4 partitions)."""
+    def broker_down(self, broker_id: int, /) -> None:
+        """Disconnect the broker's clients and refuse new connections."""
+    def broker_up(self, broker_id: int, /) -> None:
+        """Bring a broker taken down with :meth:`broker_down` back."""
+    def set_rtt(self, broker_id: int, rtt_ms: int, /) -> None:
+        """Delay every response of this broker by ``rtt_ms`` milliseconds."""
+    def push_request_errors(self, api_key: int, errors: Sequence[int], /) -> None:
+        """Make the next requests with this Kafka API key fail with these codes, in order."""
+    def set_partition_leader(self, topic: str, partition: int, broker_id: int, /) -> None:
+        """Move a partition's leadership to ``broker_id``."""
+    def set_coordinator(self, key_type: str, key: str, broker_id: int, /) -> None:
+        """Make ``broker_id`` the coordinator of a group or transactional id
+        (``key_type`` is ``"group"`` or ``"transaction"``)."""
+    def close(self) -> None:
+        """Stop the brokers; safe to call more than once."""
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *exc: object) -> Optional[bool]: ...

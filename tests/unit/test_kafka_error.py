@@ -1,0 +1,211 @@
+"""KafkaError and KafkaException: construction, comparison, class attributes, pickling."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+from confluent_kafka import KafkaError, KafkaException
+
+# A sample of librdkafka error codes with their numeric values (from rdkafka.h).
+KNOWN_CODES = {
+    "_BAD_MSG": -199,
+    "_BAD_COMPRESSION": -198,
+    "_DESTROY": -197,
+    "_FAIL": -196,
+    "_TRANSPORT": -195,
+    "_MSG_TIMED_OUT": -192,
+    "_PARTITION_EOF": -191,
+    "_UNKNOWN_PARTITION": -190,
+    "_UNKNOWN_TOPIC": -188,
+    "_ALL_BROKERS_DOWN": -187,
+    "_INVALID_ARG": -186,
+    "_TIMED_OUT": -185,
+    "_QUEUE_FULL": -184,
+    "_STATE": -172,
+    "_PURGE_QUEUE": -152,
+    "_PURGE_INFLIGHT": -151,
+    "_FATAL": -150,
+    "_NOT_CONFIGURED": -145,
+    "UNKNOWN": -1,
+    "NO_ERROR": 0,
+    "OFFSET_OUT_OF_RANGE": 1,
+    "UNKNOWN_TOPIC_OR_PART": 3,
+    "LEADER_NOT_AVAILABLE": 5,
+    "NOT_LEADER_FOR_PARTITION": 6,
+    "REQUEST_TIMED_OUT": 7,
+    "MSG_SIZE_TOO_LARGE": 10,
+    "COORDINATOR_LOAD_IN_PROGRESS": 14,
+    "COORDINATOR_NOT_AVAILABLE": 15,
+    "NOT_COORDINATOR": 16,
+    "TOPIC_EXCEPTION": 17,
+    "NOT_ENOUGH_REPLICAS": 19,
+    "ILLEGAL_GENERATION": 22,
+    "UNKNOWN_MEMBER_ID": 25,
+    "REBALANCE_IN_PROGRESS": 27,
+    "TOPIC_AUTHORIZATION_FAILED": 29,
+    "GROUP_AUTHORIZATION_FAILED": 30,
+    "TOPIC_ALREADY_EXISTS": 36,
+    "OUT_OF_ORDER_SEQUENCE_NUMBER": 45,
+    "INVALID_PRODUCER_EPOCH": 47,
+    "INVALID_TXN_STATE": 48,
+    "PRODUCER_FENCED": 90,
+}
+
+LEGACY = {
+    "GROUP_LOAD_IN_PROGRESS": 14,
+    "GROUP_COORDINATOR_NOT_AVAILABLE": 15,
+    "NOT_COORDINATOR_FOR_GROUP": 16,
+}
+
+
+@pytest.mark.parametrize("name,value", sorted(KNOWN_CODES.items()))
+def test_class_attribute_values(name: str, value: int) -> None:
+    assert getattr(KafkaError, name) == value
+
+
+@pytest.mark.parametrize("name,value", sorted(LEGACY.items()))
+def test_legacy_class_attributes(name: str, value: int) -> None:
+    assert getattr(KafkaError, name) == value
+
+
+def test_every_class_attribute_names_its_code() -> None:
+    names = [n for n in dir(KafkaError) if n.lstrip("_").isupper() and not n.startswith("__")]
+    codes = {n: getattr(KafkaError, n) for n in names if isinstance(getattr(KafkaError, n), int)}
+    # librdkafka 2.8+ knows about 170 error codes.
+    assert len(codes) >= 150
+    for name, code in codes.items():
+        if name in LEGACY or name in ("_BEGIN", "_END"):
+            continue  # aliases, and the two range markers librdkafka gives no name
+        assert KafkaError(code).name() == name
+
+
+def test_defaults_from_librdkafka() -> None:
+    err = KafkaError(KafkaError._MSG_TIMED_OUT)
+    assert err.code() == -192
+    assert err.name() == "_MSG_TIMED_OUT"
+    assert err.str() == "Local: Message timed out"
+    assert str(err) == "Local: Message timed out"
+    assert err.fatal() is False
+    assert err.retriable() is False
+    assert err.txn_requires_abort() is False
+
+
+def test_reason_and_flags() -> None:
+    err = KafkaError(KafkaError.INVALID_TXN_STATE, "custom text", fatal=True, retriable=True,
+                     txn_requires_abort=True)
+    assert err.code() == KafkaError.INVALID_TXN_STATE
+    assert err.name() == "INVALID_TXN_STATE"
+    assert err.str() == "custom text"
+    assert str(err) == "custom text"
+    assert err.fatal() is True
+    assert err.retriable() is True
+    assert err.txn_requires_abort() is True
+
+
+def test_positional_flags() -> None:
+    err = KafkaError(KafkaError._FAIL, "r", False, True, False)
+    assert (err.fatal(), err.retriable(), err.txn_requires_abort()) == (False, True, False)
+
+
+def test_repr_format() -> None:
+    err = KafkaError(KafkaError._MSG_TIMED_OUT)
+    assert repr(err) == 'KafkaError{code=_MSG_TIMED_OUT,val=-192,str="Local: Message timed out"}'
+
+
+def test_equality_with_ints_and_errors() -> None:
+    err = KafkaError(KafkaError._PARTITION_EOF)
+    assert err == KafkaError._PARTITION_EOF
+    assert err == -191
+    assert KafkaError._PARTITION_EOF == err
+    assert err != KafkaError._MSG_TIMED_OUT
+    assert not (err != -191)
+    assert err == KafkaError(KafkaError._PARTITION_EOF, "other text")
+    assert err != KafkaError(KafkaError._MSG_TIMED_OUT)
+    assert err != "x"
+    assert err is not None
+
+
+def test_hash_is_code_hash() -> None:
+    err = KafkaError(KafkaError.UNKNOWN_TOPIC_OR_PART, "gone")
+    assert hash(err) == hash(3)
+    assert {err: "v"}[3] == "v"
+    assert len({err, KafkaError(3), KafkaError(3, "x")}) == 1
+
+
+def test_unknown_code_is_kept() -> None:
+    err = KafkaError(12345)
+    assert err.code() == 12345
+    assert err == 12345
+    assert isinstance(err.str(), str)
+
+
+@pytest.mark.parametrize(
+    "args,kwargs",
+    [
+        ((), {}),
+        (("not an int",), {}),
+        ((1.5,), {}),
+        ((None,), {}),
+        ((1, 2), {}),
+        ((1,), {"unknown": True}),
+    ],
+)
+def test_bad_arguments(args: tuple, kwargs: dict) -> None:
+    with pytest.raises(TypeError):
+        KafkaError(*args, **kwargs)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_pickle_roundtrip(protocol: int) -> None:
+    err = KafkaError(KafkaError._STATE, "in wrong state", fatal=True, retriable=False,
+                     txn_requires_abort=True)
+    back = pickle.loads(pickle.dumps(err, protocol))
+    assert type(back) is KafkaError
+    assert back.code() == err.code()
+    assert back.name() == "_STATE"
+    assert back.str() == "in wrong state"
+    assert (back.fatal(), back.retriable(), back.txn_requires_abort()) == (True, False, True)
+
+
+def test_pickle_default_reason() -> None:
+    back = pickle.loads(pickle.dumps(KafkaError(KafkaError._TRANSPORT)))
+    assert back.str() == KafkaError(KafkaError._TRANSPORT).str()
+
+
+def test_copy_and_deepcopy() -> None:
+    err = KafkaError(KafkaError._FAIL, "x", retriable=True)
+    for c in (copy.copy(err), copy.deepcopy(err)):
+        assert c == err and c.str() == "x" and c.retriable() is True
+
+
+class TestKafkaException:
+    def test_carries_error(self) -> None:
+        err = KafkaError(KafkaError._INVALID_ARG, "bad thing")
+        exc = KafkaException(err)
+        assert exc.args[0] is err
+        with pytest.raises(KafkaException) as info:
+            raise exc
+        assert info.value.args[0].code() == KafkaError._INVALID_ARG
+
+    def test_str_argument(self) -> None:
+        exc = KafkaException("just text")
+        assert exc.args == ("just text",)
+
+    @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+    def test_pickle_roundtrip(self, protocol: int) -> None:
+        exc = KafkaException(KafkaError(KafkaError._TIMED_OUT, "slow", retriable=True))
+        back = pickle.loads(pickle.dumps(exc, protocol))
+        assert type(back) is KafkaException
+        assert isinstance(back.args[0], KafkaError)
+        assert back.args[0].code() == KafkaError._TIMED_OUT
+        assert back.args[0].str() == "slow"
+        assert back.args[0].retriable() is True
+
+    def test_catchable_as_exception(self) -> None:
+        try:
+            raise KafkaException(KafkaError(KafkaError._FAIL))
+        except Exception as e:  # noqa: BLE001 - the point of the test
+            assert isinstance(e, KafkaException)
