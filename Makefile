@@ -1,7 +1,7 @@
 # The commands a newcomer needs. On a fresh Debian machine:
 #   make demo    build everything, then produce and consume 100,000 messages on a mock cluster
 #   make test    build everything, then run the whole test suite (unit, mock, integration)
-#   make bench   compare our Producer with upstream confluent-kafka on a local tansu broker
+#   make bench   compare this client with upstream confluent-kafka and native librdkafka
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -17,7 +17,7 @@ export PKG_CONFIG_PATH := /usr/local/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG
 DEPS_STAMP := $(VENV)/.deps-stamp
 BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 
-.PHONY: all deps build demo test bench bench-quick clean
+.PHONY: all deps build demo test bench bench-quick bench-native clean
 
 all: build
 
@@ -50,11 +50,17 @@ $(BENCH_STAMP):
 	$(BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check confluent-kafka==$(UPSTREAM_VERSION)
 	touch $@
 
-bench: build $(BENCH_STAMP)
-	$(PY) bench/producer.py --upstream-python $(BENCH_VENV)/bin/python
+# rdkbench (bench/native/rdkbench.c): librdkafka alone, the native rows of the benchmark tables.
+bench-native: deps
+	@command -v cmake >/dev/null || { echo "bench-native: cmake not found (apt-get install cmake)" >&2; exit 1; }
+	cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build/bench --target rdkbench
 
-bench-quick: build $(BENCH_STAMP)
-	$(PY) bench/producer.py --upstream-python $(BENCH_VENV)/bin/python --quick
+bench: build bench-native $(BENCH_STAMP)
+	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench
+
+bench-quick: build bench-native $(BENCH_STAMP)
+	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench --quick
 
 clean:
 	rm -rf build $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so

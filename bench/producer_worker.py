@@ -41,12 +41,14 @@ def main() -> int:
         else:
             errors += 1
 
+    t_start = time.perf_counter()
     producer = Producer({"bootstrap.servers": args.bootstrap})
     # Warm-up outside the timing: the topic gets created and the connection established.
     producer.produce(args.topic, b"warm-up")
     if producer.flush(30) != 0:
         raise SystemExit("warm-up message was not delivered within 30 s")
 
+    startup = time.perf_counter() - t_start
     deadline = time.monotonic() + args.timeout
     cpu0 = time.process_time()
     t0 = time.perf_counter()
@@ -80,6 +82,7 @@ def main() -> int:
         "callback": args.callback,
         "seconds": elapsed,
         "cpu_seconds": cpu,
+        "startup_seconds": startup,
         "peak_rss_mb": rss_kb / 1024.0,
         "undelivered": left,
         "delivered": delivered if args.callback else args.n - left,

@@ -11,6 +11,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 wanted=(build-essential pkg-config)
+# The native benchmark baseline and the sanitizer build use CMake.
+command -v cmake >/dev/null 2>&1 || wanted+=(cmake)
 # A Debian-packaged interpreter needs its venv and header packages; a self-built one has both.
 if ! "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
     wanted+=(python3-venv)

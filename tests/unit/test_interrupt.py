@@ -51,7 +51,7 @@ def test_flush_is_interruptible(make_producer: Callable[..., Producer],
     with pytest.raises(KeyboardInterrupt):
         p.flush(30)
     assert time.monotonic() - t0 < BOUND
-    assert len(p) == 1  # interrupting does not lose the message
+    assert len(p) >= 1  # interrupting does not lose the message (len also counts requests)
 
 
 def test_poll_is_interruptible(make_producer: Callable[..., Producer],

@@ -45,7 +45,7 @@ def poll_until(p: Producer, cond: Callable[[], bool], timeout: float = 15.0) -> 
 
 def test_purged_messages_get_delivery_reports(make_producer: Callable[..., Producer]) -> None:
     default_cb, per_msg_cb = Collector(), Collector()
-    p = make_producer(on_delivery=default_cb)
+    p = make_producer(on_delivery=default_cb, broker=False)
     p.produce("topic-a", b"v0", b"k0")
     p.produce("topic-a", b"v1", b"k1", callback=per_msg_cb)
     p.produce("topic-a", "v2", on_delivery=per_msg_cb)

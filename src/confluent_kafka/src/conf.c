@@ -142,6 +142,27 @@ static int conf_item(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *
     return conf_set(st, conf, key, value);
 }
 
+/* Consumer defaults that differ from librdkafka's, applied only where the user set nothing.
+ * fetch.queue.backoff.ms: librdkafka pauses a partition's fetching for 1 s once its local queue
+ * passes queued.min.messages; an application that drains the queue faster than that then sits
+ * idle for most of each second. 20 ms keeps fetching paced without the stall. */
+static const struct { const char *key, *value; } consumer_defaults[] = {
+    {"fetch.queue.backoff.ms", "20"},
+};
+
+static int apply_defaults(rd_kafka_conf_t *conf, PyObject *given) {
+    for (size_t i = 0; i < sizeof(consumer_defaults) / sizeof(consumer_defaults[0]); i++) {
+        PyObject *key = PyUnicode_FromString(consumer_defaults[i].key);
+        int set = key != NULL ? PyDict_Contains(given, key) : -1;
+        Py_XDECREF(key);
+        if (set < 0)
+            return -1;
+        if (!set)
+            rd_kafka_conf_set(conf, consumer_defaults[i].key, consumer_defaults[i].value, NULL, 0);
+    }
+    return 0;
+}
+
 rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObject *kwargs) {
     PyObject *dict = NULL;
     if (!PyArg_ParseTuple(args, "|O:conf", &dict))
@@ -166,6 +187,11 @@ rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObje
             Py_DECREF(merged);
             return NULL;
         }
+    }
+    if (h->kind == RD_KAFKA_CONSUMER && apply_defaults(conf, merged) < 0) {
+        rd_kafka_conf_destroy(conf);
+        Py_DECREF(merged);
+        return NULL;
     }
     Py_DECREF(merged);
     if (h->oauth_cb != NULL) {

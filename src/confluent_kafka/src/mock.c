@@ -105,7 +105,7 @@ static PyObject *MockCluster_bootstrap_servers(MockClusterObject *self, void *cl
 }
 
 static PyObject *MockCluster_create_topic(MockClusterObject *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"topic", "partitions", "replication_factor", NULL};
+    static char *kwlist[] = {"name", "partitions", "replication_factor", NULL};
     const char *topic;
     int partitions = 1, rf = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|ii:create_topic", kwlist, &topic, &partitions, &rf) ||
@@ -198,7 +198,7 @@ static PyObject *MockCluster_set_coordinator(MockClusterObject *self, PyObject *
 
 static PyMethodDef MockCluster_methods[] = {
     {"create_topic", (PyCFunction)(void (*)(void))MockCluster_create_topic, METH_VARARGS | METH_KEYWORDS,
-     "create_topic(topic, partitions=1, replication_factor=1)"},
+     "create_topic(name, partitions=1, replication_factor=1)"},
     {"broker_down", (PyCFunction)MockCluster_broker_down, METH_VARARGS,
      "broker_down(broker_id)\n\nDisconnect the broker's clients and refuse new connections."},
     {"broker_up", (PyCFunction)MockCluster_broker_up, METH_VARARGS, "broker_up(broker_id)"},
