@@ -3,6 +3,7 @@
 
 #include <time.h>
 
+#include "conf.h"
 #include "consumer.h"
 #include "error.h"
 #include "message.h"
@@ -487,6 +488,44 @@ void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf) {
         rd_kafka_conf_set_oauthbearer_token_refresh_cb(conf, oauth_cb);
         rd_kafka_conf_enable_sasl_queue(conf, 1);
     }
+}
+
+int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
+                     void (*before_new)(Handle *, rd_kafka_conf_t *)) {
+    if (h->rk != NULL || h->closed) {
+        PyErr_Format(PyExc_RuntimeError, "%s is already initialized", Py_TYPE(h)->tp_name);
+        return -1;
+    }
+    h->kind = kind;
+    rd_kafka_conf_t *conf = cfl_conf_build(h, h->st, args, kwargs);
+    if (conf == NULL)
+        return -1;
+    if (before_new != NULL)
+        before_new(h, conf);
+    char errstr[512];
+    rd_kafka_t *rk;
+    Py_BEGIN_ALLOW_THREADS
+    rk = rd_kafka_new(kind, conf, errstr, sizeof(errstr));
+    Py_END_ALLOW_THREADS
+    if (rk == NULL) {
+        rd_kafka_conf_destroy(conf); /* still ours when rd_kafka_new fails */
+        cfl_raise(h->st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
+        return -1;
+    }
+    h->rk = rk;
+    if (kind == RD_KAFKA_CONSUMER) {
+        /* Every callback, logs included, is served from poll()/consume(). */
+        rd_kafka_poll_set_consumer(rk);
+        h->rkqu = rd_kafka_queue_get_consumer(rk);
+    }
+    if (cfl_handle_started(h) < 0) {
+        PyObject *exc = CFL_FETCH_EXC();
+        cfl_handle_destroy(h);
+        h->closed = 1;
+        CFL_RESTORE_EXC(exc);
+        return -1;
+    }
+    return 0;
 }
 
 int cfl_handle_started(Handle *h) {

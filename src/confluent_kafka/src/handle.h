@@ -121,7 +121,13 @@ void cfl_cb_leave(CbGil *g);
 
 /* Register the librdkafka callbacks for the Python-only keys held by the handle. */
 void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf);
-/* Finish construction: log queue, SASL background callbacks, first OAuth token. */
+
+/* A type's __init__: build the configuration from (conf=None, **kwargs), let `before_new`
+ * (may be NULL) adjust it, create the rd_kafka_t, then route logs and wait for the first OAuth
+ * token. Returns 0, or -1 with an exception set and nothing left allocated. */
+int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
+                     void (*before_new)(Handle *, rd_kafka_conf_t *));
+/* The part of cfl_handle_start after rd_kafka_new (log queue, SASL callbacks, OAuth token). */
 int cfl_handle_started(Handle *h);
 
 /* Release a produced message's references (GIL held). */

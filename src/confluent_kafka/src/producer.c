@@ -478,36 +478,9 @@ done:
 /* ---- type ------------------------------------------------------------------------------- */
 
 static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
-    if (self->rk != NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "Producer is already initialized");
-        return -1;
-    }
-    cfl_state *st = self->st;
-    self->kind = RD_KAFKA_PRODUCER;
     if (self->topics == NULL && (self->topics = PyDict_New()) == NULL)
         return -1;
-    rd_kafka_conf_t *conf = cfl_conf_build(self, st, args, kwargs);
-    if (conf == NULL)
-        return -1;
-    char errstr[512];
-    rd_kafka_t *rk;
-    Py_BEGIN_ALLOW_THREADS
-    rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
-    Py_END_ALLOW_THREADS
-    if (rk == NULL) {
-        rd_kafka_conf_destroy(conf);
-        cfl_raise(st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
-        return -1;
-    }
-    self->rk = rk;
-    self->closed = 0;
-    if (cfl_handle_started(self) < 0) {
-        PyObject *exc = CFL_FETCH_EXC();
-        cfl_handle_destroy(self);
-        CFL_RESTORE_EXC(exc);
-        return -1;
-    }
-    return 0;
+    return cfl_handle_start(self, RD_KAFKA_PRODUCER, args, kwargs, NULL);
 }
 
 static PyMethodDef Producer_methods[] = {
