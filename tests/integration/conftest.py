@@ -4,32 +4,12 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterator, List
 
 import pytest
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
-
-
-class Reports:
-    """A delivery callback that records ``(err, msg)`` pairs."""
-
-    def __init__(self) -> None:
-        self.calls: List[Tuple[Optional[KafkaError], Message]] = []
-
-    def __call__(self, err: Optional[KafkaError], msg: Message) -> None:
-        self.calls.append((err, msg))
-
-    def __len__(self) -> int:
-        return len(self.calls)
-
-    @property
-    def errors(self) -> List[Optional[KafkaError]]:
-        return [e for e, _ in self.calls]
-
-    @property
-    def messages(self) -> List[Message]:
-        return [m for _, m in self.calls]
+from clients import Reports, client_factory, read_messages
+from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
 
 
 @pytest.fixture
@@ -39,71 +19,19 @@ def reports() -> Callable[[], Reports]:
 
 @pytest.fixture
 def make_producer(kafka_bootstrap: str) -> Iterator[Callable[..., Producer]]:
-    made: List[Producer] = []
-
-    def factory(conf: Optional[dict] = None, **kwargs: Any) -> Producer:
-        base: dict = {"bootstrap.servers": kafka_bootstrap}
-        base.update(conf or {})
-        base.update(kwargs)
-        p = Producer(base)
-        made.append(p)
-        return p
-
-    yield factory
-    for p in made:
-        try:
-            p.purge()
-            p.poll(0)
-        except Exception:
-            pass
-        try:
-            p.close()
-        except Exception:
-            pass
+    yield from client_factory(Producer, lambda: {"bootstrap.servers": kafka_bootstrap})
 
 
 @pytest.fixture
 def make_consumer(kafka_bootstrap: str) -> Iterator[Callable[..., Consumer]]:
-    made: List[Consumer] = []
-
-    def factory(conf: Optional[dict] = None, **kwargs: Any) -> Consumer:
-        base: dict = {
-            "bootstrap.servers": kafka_bootstrap,
-            "group.id": f"it-{uuid.uuid4().hex[:12]}",
-            "enable.auto.commit": False,
-            "auto.offset.reset": "earliest",
-            "session.timeout.ms": 6000,
-            "heartbeat.interval.ms": 1000,
-        }
-        base.update(conf or {})
-        base.update(kwargs)
-        c = Consumer(base)
-        made.append(c)
-        return c
-
-    yield factory
-    for c in made:
-        try:
-            c.close()
-        except Exception:
-            pass
-
-
-def _read(c: Consumer, count: int, timeout: float, what: str) -> List[Message]:
-    out: List[Message] = []
-    deadline = time.monotonic() + timeout
-    while len(out) < count:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"read {len(out)} of {count} messages from {what}")
-        for m in c.consume(min(count - len(out), 10_000), min(left, 1.0)):
-            err = m.error()
-            if err is not None:
-                if err.code() == KafkaError._PARTITION_EOF:
-                    continue
-                raise AssertionError(f"consume error: {err!r}")
-            out.append(m)
-    return out
+    yield from client_factory(Consumer, lambda: {
+        "bootstrap.servers": kafka_bootstrap,
+        "group.id": f"it-{uuid.uuid4().hex[:12]}",
+        "enable.auto.commit": False,
+        "auto.offset.reset": "earliest",
+        "session.timeout.ms": 6000,
+        "heartbeat.interval.ms": 1000,
+    })
 
 
 @pytest.fixture
@@ -116,7 +44,7 @@ def read_back(make_consumer: Callable[..., Consumer]) -> Callable[..., List[Mess
         c = make_consumer(conf)
         c.assign([TopicPartition(topic, partition, OFFSET_BEGINNING)])
         try:
-            return _read(c, count, timeout, f"{topic}[{partition}]")
+            return read_messages(c, count, timeout, f"{topic}[{partition}]")
         finally:
             c.close()
 
