@@ -3,10 +3,22 @@
 The public API matches confluent-kafka-python 2.x: :class:`Producer`,
 :class:`Consumer`, :class:`Message`, :class:`TopicPartition`,
 :class:`KafkaError` and :class:`KafkaException`, the offset and timestamp
-constants, and the partitioner helpers.
+constants, the partitioner helpers, and the admin model types upstream also exports here
+(the :class:`~confluent_kafka.admin.AdminClient` itself lives in :mod:`confluent_kafka.admin`).
 """
 
 from ._model import ThrottleEvent
+from .admin import (
+    ConsumerGroupState,
+    ConsumerGroupTopicPartitions,
+    ConsumerGroupType,
+    ElectionType,
+    IsolationLevel,
+    Node,
+    TopicCollection,
+    TopicPartitionInfo,
+    Uuid,
+)
 from ._version import __version__
 from .cimpl import (
     OFFSET_BEGINNING,
@@ -31,6 +43,15 @@ from .cimpl import (
 
 __all__ = [
     "Consumer",
+    "ConsumerGroupState",
+    "ConsumerGroupTopicPartitions",
+    "ConsumerGroupType",
+    "ElectionType",
+    "IsolationLevel",
+    "Node",
+    "TopicCollection",
+    "TopicPartitionInfo",
+    "Uuid",
     "KafkaError",
     "KafkaException",
     "Message",

@@ -432,6 +432,10 @@ class Consumer:
     def resume(self, partitions: List[TopicPartition], /) -> None: ...
     def paused(self) -> List[TopicPartition]:
         """The assigned partitions currently paused by :meth:`pause`."""
+    def __iter__(self) -> "Consumer":
+        """Iterate over messages; ``consumer_timeout_ms`` of idleness ends the loop."""
+    def __next__(self) -> Message:
+        """The next message; errors raise KafkaException."""
     def get_watermark_offsets(
         self, partition: TopicPartition, timeout: Optional[float] = -1, cached: bool = False
     ) -> Tuple[int, int]: ...

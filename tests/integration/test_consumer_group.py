@@ -13,7 +13,7 @@ from typing import Callable, List, Set
 
 import pytest
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 from consumer_helpers import (Member, balanced, batch, drive, expect_quiet, flat, produce_values,
                               read_messages, tps)
 

@@ -160,6 +160,17 @@ def test_produce_batch_bad_message_gets_error(p: Producer, bad: dict, field: str
     assert len(p) == 2
 
 
+@pytest.mark.parametrize("method", ["poll", "flush"])
+def test_nan_timeout_is_value_error(p: Producer, method: str) -> None:
+    with pytest.raises(ValueError):
+        getattr(p, method)(float("nan"))
+
+
+def test_close_returns_true_and_is_idempotent(p: Producer) -> None:
+    assert p.close() is True
+    assert p.close() is True
+
+
 def test_produce_batch_empty_list(p: Producer) -> None:
     assert p.produce_batch("t", []) == 0
     assert len(p) == 0

@@ -1,9 +1,100 @@
-"""Cluster administration.
+"""Cluster administration: :class:`AdminClient`, its request and result types, and the
+metadata types that ``list_topics()`` returns."""
 
-For now this package holds the metadata types that ``list_topics()`` returns;
-the administrative client comes later.
-"""
+from ._client import AdminClient
+from ._metadata import (
+    BrokerMetadata,
+    ClusterMetadata,
+    PartitionMetadata,
+    TopicMetadata,
+)
+from ._results import (
+    ConsumerGroupDescription,
+    ConsumerGroupListing,
+    DeletedRecords,
+    DescribeClusterResult,
+    GroupMember,
+    GroupMetadata,
+    ListConsumerGroupsResult,
+    ListOffsetsResultInfo,
+    MemberAssignment,
+    MemberDescription,
+    Node,
+    TopicDescription,
+    TopicPartitionInfo,
+    UserScramCredentialsDescription,
+    Uuid,
+)
+from ._types import (
+    AclBinding,
+    AclBindingFilter,
+    AclOperation,
+    AclPermissionType,
+    AlterConfigOpType,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConsumerGroupState,
+    ConsumerGroupTopicPartitions,
+    ConsumerGroupType,
+    ElectionType,
+    IsolationLevel,
+    NewPartitions,
+    NewTopic,
+    OffsetSpec,
+    ResourcePatternType,
+    ResourceType,
+    ScramCredentialInfo,
+    ScramMechanism,
+    TopicCollection,
+    UserScramCredentialAlteration,
+    UserScramCredentialDeletion,
+    UserScramCredentialUpsertion,
+)
 
-from ._metadata import BrokerMetadata, ClusterMetadata, PartitionMetadata, TopicMetadata
-
-__all__ = ["BrokerMetadata", "ClusterMetadata", "PartitionMetadata", "TopicMetadata"]
+__all__ = [
+    "AclBinding",
+    "AclBindingFilter",
+    "AclOperation",
+    "AclPermissionType",
+    "AdminClient",
+    "AlterConfigOpType",
+    "BrokerMetadata",
+    "ClusterMetadata",
+    "ConfigEntry",
+    "ConfigResource",
+    "ConfigSource",
+    "ConsumerGroupDescription",
+    "ConsumerGroupListing",
+    "ConsumerGroupState",
+    "ConsumerGroupTopicPartitions",
+    "ConsumerGroupType",
+    "DeletedRecords",
+    "DescribeClusterResult",
+    "ElectionType",
+    "GroupMember",
+    "GroupMetadata",
+    "IsolationLevel",
+    "ListConsumerGroupsResult",
+    "ListOffsetsResultInfo",
+    "MemberAssignment",
+    "MemberDescription",
+    "NewPartitions",
+    "NewTopic",
+    "Node",
+    "OffsetSpec",
+    "PartitionMetadata",
+    "ResourcePatternType",
+    "ResourceType",
+    "ScramCredentialInfo",
+    "ScramMechanism",
+    "TopicCollection",
+    "TopicDescription",
+    "TopicMetadata",
+    "TopicPartitionInfo",
+    "UserScramCredentialAlteration",
+    "UserScramCredentialDeletion",
+    "UserScramCredentialUpsertion",
+    "UserScramCredentialsDescription",
+    "Uuid",
+]

@@ -59,7 +59,7 @@ void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
     if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
         paused_forget(h, partitions, 0);
     PyObject *cb = NULL;
-    if (!h->no_callbacks) {
+    if (!h->no_callbacks && cfl_cb_may_call(&g)) {
         if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
             cb = h->on_assign;
         else
@@ -91,7 +91,7 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
     Handle *h = (Handle *)opaque;
     CbGil g;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->on_commit != NULL) {
+    if (!h->no_callbacks && h->on_commit != NULL && cfl_cb_may_call(&g)) {
         PyObject *e = cfl_error_or_none(h->st, err, NULL);
         PyObject *parts = e ? cfl_tp_list_from_c(h->st, offsets) : NULL;
         PyObject *res = parts ? PyObject_CallFunctionObjArgs(h->on_commit, e, parts, NULL) : NULL;

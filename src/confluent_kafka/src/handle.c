@@ -123,7 +123,11 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
     return 0;
 }
 
-static const char *kind_name(Handle *h) { return h->kind == RD_KAFKA_PRODUCER ? "Producer" : "Consumer"; }
+/* The client's class name for messages ("Producer", "Consumer", "AdminClient", a subclass). */
+static const char *kind_name(Handle *h) {
+    const char *name = Py_TYPE(h)->tp_name, *dot = strrchr(name, '.');
+    return dot != NULL ? dot + 1 : name;
+}
 
 /* ---- calls ------------------------------------------------------------------------------ */
 
@@ -214,6 +218,13 @@ int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t
 
 /* ---- callbacks from librdkafka ---------------------------------------------------------- */
 
+/* Make a producer's serving call return early. Never a consumer's: librdkafka's batch consume
+ * drops the message it is holding when it sees a yield; the wait ends at its next slice anyway. */
+static void yield_if_safe(rd_kafka_t *rk) {
+    if (rd_kafka_type(rk) == RD_KAFKA_PRODUCER)
+        rd_kafka_yield(rk);
+}
+
 static CallState *call_find(Handle *h) {
     for (CallState *cs = current_call; cs != NULL; cs = cs->prev)
         if (cs->h == h)
@@ -235,7 +246,7 @@ void cfl_cb_enter(Handle *h, CbGil *g) {
     /* Earlier delivery reports go first, to keep events in order. */
     if (g->cs->exc == NULL && drq_drain(h, &g->cs->drs, &g->cs->served) < 0) {
         g->cs->exc = CFL_FETCH_EXC();
-        rd_kafka_yield(h->rk);
+        yield_if_safe(h->rk);
     }
 }
 
@@ -243,11 +254,13 @@ void cfl_cb_enter(Handle *h, CbGil *g) {
 void cfl_cb_failed(rd_kafka_t *rk, CbGil *g, PyObject *callback) {
     if (g->cs != NULL && g->cs->exc == NULL) {
         g->cs->exc = CFL_FETCH_EXC();
-        rd_kafka_yield(rk);
+        yield_if_safe(rk);
     } else {
         PyErr_WriteUnraisable(callback);
     }
 }
+
+int cfl_cb_may_call(const CbGil *g) { return g->cs == NULL || g->cs->exc == NULL; }
 
 void cfl_cb_leave(CbGil *g) {
     if (g->cs == NULL)
@@ -330,7 +343,9 @@ static void error_cb(rd_kafka_t *rk, int code, const char *reason, void *opaque)
     PyObject *eo = cfl_error_new(st, err, reason);
     if (eo != NULL)
         ((KafkaErrorObject *)eo)->fatal = (char)fatal;
-    if (h->error_cb != NULL) {
+    if (!cfl_cb_may_call(&g)) {
+        Py_XDECREF(eo); /* this call already raised: later events are not handed to Python */
+    } else if (h->error_cb != NULL) {
         call_user(rk, &g, h->error_cb, eo);
     } else if (fatal && eo != NULL) {
         /* Nobody listens, yet the client is now unusable: say so from the serving call. */
@@ -352,7 +367,7 @@ static void throttle_cb(rd_kafka_t *rk, const char *broker_name, int32_t broker_
     CbGil g;
     cfl_cb_enter(h, &g);
     cfl_state *st = h->st;
-    if (st != NULL && !h->no_callbacks && h->throttle_cb != NULL) {
+    if (st != NULL && !h->no_callbacks && h->throttle_cb != NULL && cfl_cb_may_call(&g)) {
         PyObject *cls = cfl_cached_import(&st->ThrottleEvent, "confluent_kafka._model", "ThrottleEvent");
         PyObject *ev = cls ? PyObject_CallFunction(cls, "sid", broker_name, (int)broker_id,
                                                    (double)throttle_time_ms / 1000.0)
@@ -366,7 +381,7 @@ static int stats_cb(rd_kafka_t *rk, char *json, size_t json_len, void *opaque) {
     Handle *h = (Handle *)opaque;
     CbGil g;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->stats_cb != NULL)
+    if (!h->no_callbacks && h->stats_cb != NULL && cfl_cb_may_call(&g))
         call_user(rk, &g, h->stats_cb, PyUnicode_DecodeUTF8(json, (Py_ssize_t)json_len, "replace"));
     cfl_cb_leave(&g);
     return 0; /* librdkafka frees json */
@@ -382,7 +397,7 @@ static void log_cb(const rd_kafka_t *rk, int level, const char *fac, const char 
     Handle *h = (Handle *)rd_kafka_opaque(rk);
     CbGil g;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->logger != NULL) {
+    if (!h->no_callbacks && h->logger != NULL && cfl_cb_may_call(&g)) {
         PyObject *res = PyObject_CallMethod(h->logger, "log", "isss", python_log_level(level),
                                             "%s: %s", fac, buf);
         if (res == NULL)
@@ -566,13 +581,15 @@ int cfl_handle_started(Handle *h) {
 int cfl_handle_check(Handle *h) {
     if (h->rk == NULL) {
         if (h->closed)
-            PyErr_Format(PyExc_RuntimeError, "%s has been closed", kind_name(h));
+            PyErr_SetString(PyExc_RuntimeError, h->kind == RD_KAFKA_PRODUCER ? "Producer has been closed"
+                                                                             : "Consumer closed");
         else
             PyErr_Format(PyExc_RuntimeError, "%s is not initialized (was __init__ called?)",
                          Py_TYPE(h)->tp_name);
         return -1;
     }
-    if (h->closing) {
+    if (h->closing && call_find(h) == NULL) {
+        /* Only the closing thread's own callbacks (e.g. a commit in on_revoke) may still call. */
         PyErr_Format(PyExc_RuntimeError, "%s is being closed", kind_name(h));
         return -1;
     }

@@ -118,6 +118,8 @@ typedef struct {
 void cfl_cb_enter(Handle *h, CbGil *g);
 void cfl_cb_failed(rd_kafka_t *rk, CbGil *g, PyObject *callback);
 void cfl_cb_leave(CbGil *g);
+/* False once a callback of the current call has raised: later events are not handed to Python. */
+int cfl_cb_may_call(const CbGil *g);
 
 /* Register the librdkafka callbacks for the Python-only keys held by the handle. */
 void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf);

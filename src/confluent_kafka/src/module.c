@@ -1,6 +1,7 @@
 /* confluent_kafka.cimpl: module state, multi-phase init, constants and module functions. */
 #include <math.h>
 
+#include "admin.h"
 #include "consumer.h"
 #include "error.h"
 #include "handle.h"
@@ -232,7 +233,8 @@ static int cfl_exec(PyObject *m) {
     cfl_fork_watch();
     if (intern_keywords(st) < 0 || cfl_error_init_types(m, st) < 0 || cfl_message_init_type(m, st) < 0 ||
         cfl_topic_partition_init_type(m, st) < 0 || cfl_producer_init_type(m, st) < 0 ||
-        cfl_consumer_init_type(m, st) < 0 || cfl_mock_init_type(m, st) < 0 || add_constants(m) < 0)
+        cfl_consumer_init_type(m, st) < 0 || cfl_mock_init_type(m, st) < 0 || cfl_admin_init_type(m, st) < 0 ||
+        add_constants(m) < 0)
         return -1;
     return 0;
 }
@@ -245,6 +247,7 @@ static int cfl_traverse(PyObject *m, visitproc visit, void *arg) {
     Py_VISIT(st->ProducerType);
     Py_VISIT(st->ConsumerType);
     Py_VISIT(st->MockClusterType);
+    Py_VISIT(st->AdminClientImplType);
     Py_VISIT(st->KafkaException);
     Py_VISIT(st->ThrottleEvent);
     Py_VISIT(st->metadata_module);
@@ -259,6 +262,7 @@ static int cfl_clear(PyObject *m) {
     Py_CLEAR(st->ProducerType);
     Py_CLEAR(st->ConsumerType);
     Py_CLEAR(st->MockClusterType);
+    Py_CLEAR(st->AdminClientImplType);
     Py_CLEAR(st->KafkaException);
     Py_CLEAR(st->ThrottleEvent);
     Py_CLEAR(st->metadata_module);

@@ -37,6 +37,7 @@ typedef struct {
     PyTypeObject *ProducerType;
     PyTypeObject *ConsumerType;
     PyTypeObject *MockClusterType;
+    PyTypeObject *AdminClientImplType;
     PyObject *KafkaException;
     /* Pure-Python classes the C layer builds, imported on first use. */
     PyObject *ThrottleEvent;
