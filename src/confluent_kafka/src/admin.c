@@ -116,6 +116,12 @@ static void admin_event_cb(rd_kafka_t *rk, rd_kafka_event_t *rkev, void *opaque)
     AdminObject *self = (AdminObject *)opaque;
     void *ptr = rd_kafka_event_opaque(rkev);
     PyGILState_STATE gs = PyGILState_Ensure();
+    if (self->h.no_callbacks) {
+        /* Torn down: every future was already failed, and `pending` may be gone. */
+        rd_kafka_event_destroy(rkev);
+        PyGILState_Release(gs);
+        return;
+    }
     in_event_cb = 1;
     PyObject *fut = ptr != NULL ? pending_pop(self, ptr) : NULL;
     if (fut == NULL) {
@@ -1279,12 +1285,47 @@ static int Admin_clear(AdminObject *self) {
     return cfl_handle_clear(&self->h);
 }
 
+#ifndef _WIN32
+/* The last reference went away on librdkafka's background thread: librdkafka is torn down from
+ * a thread of our own, and only then is the object freed, so results still queued for the
+ * background thread never meet freed memory. */
+static void *finish_dealloc_in_thread(void *arg) {
+    AdminObject *self = (AdminObject *)arg;
+    rd_kafka_t *rk = self->h.rk;
+    self->h.rk = NULL;
+    rd_kafka_destroy(rk);
+    PyGILState_STATE gs = PyGILState_Ensure();
+    Py_CLEAR(self->pending);
+    Py_CLEAR(self->future_type);
+    cfl_handle_dealloc(&self->h);
+    PyGILState_Release(gs);
+    return NULL;
+}
+#endif
+
 static void Admin_dealloc(AdminObject *self) {
     PyObject_GC_UnTrack(self);
     if (self->h.weakreflist != NULL) {
         PyObject_ClearWeakRefs((PyObject *)self);
         self->h.weakreflist = NULL;
     }
+#ifndef _WIN32
+    if (in_event_cb && self->h.rk != NULL) {
+        self->h.no_callbacks = 1;
+        self->h.closed = 1;
+        pending_fail_all(self, "AdminClient was garbage collected");
+        if (self->bgq != NULL) {
+            rd_kafka_queue_destroy(self->bgq);
+            self->bgq = NULL;
+        }
+        pthread_t th;
+        if (pthread_create(&th, NULL, finish_dealloc_in_thread, self) == 0) {
+            pthread_detach(th);
+            return;
+        }
+        self->h.rk = NULL; /* no thread to tear it down: leak it rather than abort */
+    }
+#endif
     admin_shutdown(self, "AdminClient was garbage collected");
     Py_CLEAR(self->pending);
     Py_CLEAR(self->future_type);
