@@ -76,7 +76,9 @@ cd "$srcdir"
 # Debian regenerates the OpenTelemetry protobuf sources with nanopb and patches the include
 # paths to match; revert that one patch so the pregenerated copies in the upstream tarball build.
 for patch in debian/patches/*nanopb-generated-header-paths*.patch; do
-    [ -f "$patch" ] && patch -R -p1 -s < "$patch"
+    if [ -f "$patch" ] && patch -R -p1 -s --dry-run < "$patch" >/dev/null 2>&1; then
+        patch -R -p1 -s < "$patch"
+    fi
 done
 ./configure --prefix="$PREFIX" --disable-debug-symbols --enable-ssl --enable-sasl --enable-zstd \
     --enable-lz4-ext --enable-zlib --enable-curl >"$work/configure.log" 2>&1 \

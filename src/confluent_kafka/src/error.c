@@ -178,13 +178,13 @@ static PyObject *KafkaError_richcompare(KafkaErrorObject *self, PyObject *other,
 }
 
 static PyMethodDef KafkaError_methods[] = {
-    {"code", (PyCFunction)KafkaError_code, METH_NOARGS, "The error code (an int, see the class attributes)."},
-    {"name", (PyCFunction)KafkaError_name, METH_NOARGS, "The symbolic name of the code, e.g. '_MSG_TIMED_OUT'."},
-    {"str", (PyCFunction)KafkaError_str_method, METH_NOARGS, "A human readable description."},
-    {"fatal", (PyCFunction)KafkaError_fatal, METH_NOARGS, "True if the client instance is unusable after this error."},
-    {"retriable", (PyCFunction)KafkaError_retriable, METH_NOARGS, "True if the operation may succeed when retried."},
+    {"code", (PyCFunction)KafkaError_code, METH_NOARGS, "code($self, /)\n--\n\nThe error code (an int, see the class attributes)."},
+    {"name", (PyCFunction)KafkaError_name, METH_NOARGS, "name($self, /)\n--\n\nThe symbolic name of the code, e.g. '_MSG_TIMED_OUT'."},
+    {"str", (PyCFunction)KafkaError_str_method, METH_NOARGS, "str($self, /)\n--\n\nA human readable description."},
+    {"fatal", (PyCFunction)KafkaError_fatal, METH_NOARGS, "fatal($self, /)\n--\n\nTrue if the client instance is unusable after this error."},
+    {"retriable", (PyCFunction)KafkaError_retriable, METH_NOARGS, "retriable($self, /)\n--\n\nTrue if the operation may succeed when retried."},
     {"txn_requires_abort", (PyCFunction)KafkaError_txn_requires_abort, METH_NOARGS,
-     "True if the current transaction must be aborted before going on."},
+     "txn_requires_abort($self, /)\n--\n\nTrue if the current transaction must be aborted before going on."},
     {"__reduce__", (PyCFunction)KafkaError_reduce, METH_NOARGS, NULL},
     {NULL},
 };

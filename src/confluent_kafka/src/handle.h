@@ -160,11 +160,12 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
 /* Methods every client type lists in its method table. */
 #define CFL_HANDLE_METHODS                                                                        \
     {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics, METH_VARARGS | METH_KEYWORDS,   \
-     "list_topics(topic=None, timeout=-1) -> ClusterMetadata\n\nCluster metadata: brokers, "      \
+     "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, "  \
      "topics and partitions (one topic if given)."},                                               \
     {"set_sasl_credentials", (PyCFunction)(void (*)(void))cfl_handle_set_sasl_credentials,        \
      METH_VARARGS | METH_KEYWORDS,                                                                 \
-     "set_sasl_credentials(username, password)\n\nSet the SASL PLAIN/SCRAM credentials used on "  \
+     "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM "      \
+     "credentials used on "                                                                        \
      "the next authentication."},                                                                  \
     {"__enter__", (PyCFunction)cfl_handle_enter, METH_NOARGS, NULL},                               \
     {"__reduce__", (PyCFunction)cfl_handle_reduce, METH_NOARGS, NULL}

@@ -485,40 +485,28 @@ static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
 
 static PyMethodDef Producer_methods[] = {
     {"produce", (PyCFunction)(void (*)(void))Producer_produce, METH_FASTCALL | METH_KEYWORDS,
-     "produce(topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, "
-     "headers=None)\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), "
-     "flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."},
+     "produce($self, /, topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, headers=None)\n--\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."},
     {"produce_batch", (PyCFunction)(void (*)(void))Producer_produce_batch, METH_VARARGS | METH_KEYWORDS,
-     "produce_batch(topic, messages, partition=-1, on_delivery=None, callback=None) -> int\n\n"
-     "Enqueue a list of message dicts (value, key, partition, headers, timestamp, callback). Returns how "
-     "many were enqueued; each one that was not gets an '_error' KafkaError in its dict."},
+     "produce_batch($self, /, topic, messages, partition=-1, on_delivery=None, callback=None)\n--\n\nReturns int.\n\nEnqueue a list of message dicts (value, key, partition, headers, timestamp, callback). Returns how many were enqueued; each one that was not gets an '_error' KafkaError in its dict."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
-     "poll(timeout=-1) -> int\n\nServe delivery reports and other callbacks; returns as soon as something "
-     "was served, or after timeout seconds (None or negative: wait forever)."},
+     "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."},
     {"flush", (PyCFunction)(void (*)(void))Producer_flush, METH_FASTCALL | METH_KEYWORDS,
-     "flush(timeout=-1) -> int\n\nSend everything queued (ignoring linger.ms) and serve the delivery "
-     "reports; returns the number of messages still queued."},
+     "flush($self, /, timeout=-1)\n--\n\nReturns int.\n\nSend everything queued (ignoring linger.ms) and serve the delivery reports; returns the number of messages still queued."},
     {"purge", (PyCFunction)(void (*)(void))Producer_purge, METH_VARARGS | METH_KEYWORDS,
-     "purge(in_queue=True, in_flight=True, blocking=True)\n\nDrop queued (in_queue) and/or in-flight "
-     "(in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the "
-     "next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."},
+     "purge($self, /, in_queue=True, in_flight=True, blocking=True)\n--\n\nDrop queued (in_queue) and/or in-flight (in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."},
     {"close", (PyCFunction)(void (*)(void))Producer_close, METH_VARARGS | METH_KEYWORDS,
-     "close(timeout=-1) -> True\n\nAbort an open transaction, flush, report anything still undelivered "
-     "as purged, and release the client. Idempotent; any later call raises RuntimeError."},
+     "close($self, /, timeout=-1)\n--\n\nReturns True.\n\nAbort an open transaction, flush, report anything still undelivered as purged, and release the client. Idempotent; any later call raises RuntimeError."},
     {"__exit__", (PyCFunction)Producer_exit, METH_VARARGS, NULL},
     {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions, METH_VARARGS | METH_KEYWORDS,
-     "init_transactions(timeout=-1)\n\nRegister transactional.id with the coordinator, fencing older "
-     "instances."},
-    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction()"},
+     "init_transactions($self, /, timeout=-1)\n--\n\nRegister transactional.id with the coordinator, fencing older instances."},
+    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction($self, /)\n--\n\n"},
     {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction,
      METH_VARARGS | METH_KEYWORDS,
-     "send_offsets_to_transaction(positions, group_metadata, timeout=-1)\n\nCommit consumer offsets "
-     "(next offsets to read) as part of the transaction; group_metadata comes from "
-     "Consumer.consumer_group_metadata()."},
+     "send_offsets_to_transaction($self, /, positions, group_metadata, timeout=-1)\n--\n\nCommit consumer offsets (next offsets to read) as part of the transaction; group_metadata comes from Consumer.consumer_group_metadata()."},
     {"commit_transaction", (PyCFunction)(void (*)(void))Producer_commit_transaction, METH_VARARGS | METH_KEYWORDS,
-     "commit_transaction(timeout=-1)\n\nFlush and commit the current transaction."},
+     "commit_transaction($self, /, timeout=-1)\n--\n\nFlush and commit the current transaction."},
     {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction, METH_VARARGS | METH_KEYWORDS,
-     "abort_transaction(timeout=-1)\n\nPurge and abort the current transaction."},
+     "abort_transaction($self, /, timeout=-1)\n--\n\nPurge and abort the current transaction."},
     CFL_HANDLE_METHODS,
     {NULL},
 };
