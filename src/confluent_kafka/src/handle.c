@@ -25,8 +25,6 @@ static CFL_THREAD_LOCAL CallState *current_call;
 /* Set on librdkafka's own threads while they run our callbacks. */
 static CFL_THREAD_LOCAL int on_librdkafka_thread;
 
-unsigned cfl_fork_generation_now(void) { return fork_generation; }
-
 #ifndef _WIN32
 static void after_fork_in_child(void) { fork_generation++; }
 static void register_fork_handler(void) { pthread_atfork(NULL, NULL, after_fork_in_child); }

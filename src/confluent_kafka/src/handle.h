@@ -177,8 +177,7 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
 #define CFL_THREAD_LOCAL _Thread_local
 #endif
 
-/* Incremented in the child after fork(): a handle made in an earlier generation is unusable. */
-unsigned cfl_fork_generation_now(void);
+/* Count fork()s in the child: a handle made in an earlier generation is unusable there. */
 void cfl_fork_watch(void);
 
 #endif
