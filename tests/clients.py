@@ -71,6 +71,11 @@ def client_factory(cls: Type[C], base: Callable[[], Dict[str, Any]]) -> Iterator
         dispose(client)
 
 
+def future_results(futures: Dict[Any, Any], timeout: float = 30.0) -> Dict[Any, Any]:
+    """The result of every future of an AdminClient call, by entity (raises the first failure)."""
+    return {k: f.result(timeout) for k, f in futures.items()}
+
+
 def read_messages(c: Consumer, count: int, timeout: float, what: str) -> List[Message]:
     """The next ``count`` data messages of ``c`` (end-of-partition notices skipped)."""
     out: List[Message] = []

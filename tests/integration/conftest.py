@@ -9,12 +9,21 @@ from typing import Any, Callable, Iterator, List
 import pytest
 
 from clients import Reports, client_factory, read_messages
+from confluent_kafka.admin import AdminClient
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
 
 
 @pytest.fixture
 def reports() -> Callable[[], Reports]:
     return Reports
+
+
+@pytest.fixture
+def admin(kafka_bootstrap: str) -> Iterator[AdminClient]:
+    """An AdminClient on the test broker, closed when the test ends."""
+    a = AdminClient({"bootstrap.servers": kafka_bootstrap})
+    yield a
+    a.close()
 
 
 @pytest.fixture

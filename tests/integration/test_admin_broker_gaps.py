@@ -11,13 +11,13 @@ import subprocess
 import sys
 import textwrap
 import uuid
-from typing import Any, Dict, Iterator
+from typing import Any
 
 import pytest
 
+
 from confluent_kafka import KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import (
-    AclBinding,
     AclBindingFilter,
     AclOperation,
     AclPermissionType,
@@ -36,13 +36,6 @@ from confluent_kafka.admin import (
 )
 
 TIMEOUT = 30
-
-
-@pytest.fixture
-def admin(kafka_bootstrap: str) -> Iterator[AdminClient]:
-    a = AdminClient({"bootstrap.servers": kafka_bootstrap})
-    yield a
-    a.close()
 
 
 @pytest.fixture
@@ -177,5 +170,3 @@ def test_delete_records_broker_failure_reaches_the_future(admin: AdminClient, to
     still_usable(admin, topic)
 
 
-def results(futures: Dict[Any, Any]) -> Dict[Any, Any]:
-    return {k: f.result(TIMEOUT) for k, f in futures.items()}

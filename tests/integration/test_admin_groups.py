@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Dict, Iterator
 
 import pytest
+
+from clients import future_results as results
 
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import (
@@ -22,17 +23,6 @@ from confluent_kafka.admin import (
 )
 
 TIMEOUT = 30
-
-
-@pytest.fixture
-def admin(kafka_bootstrap: str) -> Iterator[AdminClient]:
-    a = AdminClient({"bootstrap.servers": kafka_bootstrap})
-    yield a
-    a.close()
-
-
-def results(futures: Dict[Any, Any]) -> Dict[Any, Any]:
-    return {k: f.result(TIMEOUT) for k, f in futures.items()}
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

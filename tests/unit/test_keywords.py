@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import pytest
 
 from confluent_kafka import (
     Consumer,

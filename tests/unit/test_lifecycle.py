@@ -173,7 +173,7 @@ def test_callback_reference_cycle_is_collected() -> None:
         pass
 
     h = Holder()
-    p = Producer({"log_level": 0, "on_delivery": lambda err, msg: h})
+    p = Producer({"log_level": 0, "on_delivery": lambda err, msg: h})  # noqa: F821 (a cycle on purpose)
     h.p = p  # type: ignore[attr-defined]
     ref = weakref.ref(h)
     del h, p

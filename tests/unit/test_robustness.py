@@ -11,7 +11,7 @@ from typing import Callable, List
 
 import pytest
 
-from confluent_kafka import KafkaError, Message, Producer
+from confluent_kafka import KafkaError, Producer
 
 PRELUDE = textwrap.dedent(
     """

@@ -431,6 +431,39 @@ static PyObject *done(int rc) {
 
 /* ---- topics ---------------------------------------------------------------------------- */
 
+/* replica_assignment: one sequence of broker ids per partition, handed to `set`. */
+typedef rd_kafka_resp_err_t (*replicas_fn)(void *obj, int32_t idx, int32_t *ids, size_t cnt, char *errstr,
+                                           size_t errstr_size);
+
+static rd_kafka_resp_err_t set_topic_replicas(void *nt, int32_t idx, int32_t *ids, size_t cnt, char *errstr,
+                                              size_t size) {
+    return rd_kafka_NewTopic_set_replica_assignment(nt, idx, ids, cnt, errstr, size);
+}
+
+static rd_kafka_resp_err_t set_partition_replicas(void *np, int32_t idx, int32_t *ids, size_t cnt, char *errstr,
+                                                  size_t size) {
+    return rd_kafka_NewPartitions_set_replica_assignment(np, idx, ids, cnt, errstr, size);
+}
+
+static int set_assignment(PyObject *assignment, const char *name, replicas_fn set, void *obj) {
+    char errstr[512];
+    PyObject *t = as_tuple(assignment, "replica_assignment");
+    for (Py_ssize_t i = 0; t != NULL && i < PyTuple_GET_SIZE(t); i++) {
+        size_t cnt;
+        int32_t *ids = broker_ids(PyTuple_GET_ITEM(t, i), &cnt);
+        if (ids == NULL || set(obj, (int32_t)i, ids, cnt, errstr, sizeof(errstr))) {
+            if (ids != NULL)
+                PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
+            Py_CLEAR(t);
+        }
+        PyMem_Free(ids);
+    }
+    if (t == NULL)
+        return -1;
+    Py_DECREF(t);
+    return 0;
+}
+
 static rd_kafka_NewTopic_t *new_topic_of(PyObject *spec) {
     const char *name;
     int parts, rf;
@@ -445,24 +478,9 @@ static rd_kafka_NewTopic_t *new_topic_of(PyObject *spec) {
         PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
         return NULL;
     }
-    if (assignment != Py_None) {
-        PyObject *t = as_tuple(assignment, "replica_assignment");
-        for (Py_ssize_t i = 0; t != NULL && i < PyTuple_GET_SIZE(t); i++) {
-            size_t cnt;
-            int32_t *ids = broker_ids(PyTuple_GET_ITEM(t, i), &cnt);
-            if (ids == NULL ||
-                rd_kafka_NewTopic_set_replica_assignment(nt, (int32_t)i, ids, cnt, errstr, sizeof(errstr))) {
-                if (ids != NULL)
-                    PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
-                Py_CLEAR(t);
-            }
-            PyMem_Free(ids);
-        }
-        if (t == NULL) {
-            rd_kafka_NewTopic_destroy(nt);
-            return NULL;
-        }
-        Py_DECREF(t);
+    if (assignment != Py_None && set_assignment(assignment, name, set_topic_replicas, nt) < 0) {
+        rd_kafka_NewTopic_destroy(nt);
+        return NULL;
     }
     if (config != Py_None) {
         if (!PyDict_Check(config)) {
@@ -570,24 +588,9 @@ static rd_kafka_NewPartitions_t *new_partitions_of(PyObject *spec) {
         PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
         return NULL;
     }
-    if (assignment != Py_None) {
-        PyObject *t = as_tuple(assignment, "replica_assignment");
-        for (Py_ssize_t i = 0; t != NULL && i < PyTuple_GET_SIZE(t); i++) {
-            size_t cnt;
-            int32_t *ids = broker_ids(PyTuple_GET_ITEM(t, i), &cnt);
-            if (ids == NULL ||
-                rd_kafka_NewPartitions_set_replica_assignment(np, (int32_t)i, ids, cnt, errstr, sizeof(errstr))) {
-                if (ids != NULL)
-                    PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
-                Py_CLEAR(t);
-            }
-            PyMem_Free(ids);
-        }
-        if (t == NULL) {
-            rd_kafka_NewPartitions_destroy(np);
-            return NULL;
-        }
-        Py_DECREF(t);
+    if (assignment != Py_None && set_assignment(assignment, name, set_partition_replicas, np) < 0) {
+        rd_kafka_NewPartitions_destroy(np);
+        return NULL;
     }
     return np;
 }
