@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Type, TypeVar
 
-from confluent_kafka import Consumer, KafkaError, Message, Producer
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
 
 C = TypeVar("C", Producer, Consumer)
 
@@ -74,6 +74,23 @@ def client_factory(cls: Type[C], base: Callable[[], Dict[str, Any]]) -> Iterator
 def future_results(futures: Dict[Any, Any], timeout: float = 30.0) -> Dict[Any, Any]:
     """The result of every future of an AdminClient call, by entity (raises the first failure)."""
     return {k: f.result(timeout) for k, f in futures.items()}
+
+
+def partition_reader(make_consumer: Callable[..., Consumer],
+                     default_timeout: float) -> Callable[..., List[Message]]:
+    """``read(topic, partition, count, timeout=default_timeout, **conf)``: the first ``count``
+    messages of one partition, read by a fresh consumer with assign() from the beginning."""
+
+    def read(topic: str, partition: int, count: int, timeout: float = default_timeout,
+             **conf: Any) -> List[Message]:
+        c = make_consumer(conf)
+        c.assign([TopicPartition(topic, partition, OFFSET_BEGINNING)])
+        try:
+            return read_messages(c, count, timeout, f"{topic}[{partition}]")
+        finally:
+            c.close()
+
+    return read
 
 
 def read_messages(c: Consumer, count: int, timeout: float, what: str) -> List[Message]:

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator, List
 
 import pytest
 
-from clients import Reports, client_factory, read_messages
+from clients import Reports, client_factory, partition_reader
 from confluent_kafka.admin import AdminClient
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
 
@@ -45,19 +45,8 @@ def make_consumer(kafka_bootstrap: str) -> Iterator[Callable[..., Consumer]]:
 
 @pytest.fixture
 def read_back(make_consumer: Callable[..., Consumer]) -> Callable[..., List[Message]]:
-    """``read_back(topic, partition, count, timeout=60, **conf)``: the first ``count``
-    messages of one partition, read with assign() from the beginning."""
-
-    def read(topic: str, partition: int, count: int, timeout: float = 60.0,
-             **conf: Any) -> List[Message]:
-        c = make_consumer(conf)
-        c.assign([TopicPartition(topic, partition, OFFSET_BEGINNING)])
-        try:
-            return read_messages(c, count, timeout, f"{topic}[{partition}]")
-        finally:
-            c.close()
-
-    return read
+    """``read_back(topic, partition, count, timeout=60, **conf)``: see partition_reader."""
+    return partition_reader(make_consumer, 60.0)
 
 
 @pytest.fixture

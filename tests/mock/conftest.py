@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterator, List
 
 import pytest
 
-from clients import Reports, client_factory, read_messages
-from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
+from clients import Reports, client_factory, partition_reader
+from confluent_kafka import Consumer, Message, Producer
 
 
 
@@ -49,16 +49,5 @@ def make_consumer(bootstrap: str) -> Iterator[Callable[..., Consumer]]:
 
 @pytest.fixture
 def read_back(make_consumer: Callable[..., Consumer]) -> Callable[..., List[Message]]:
-    """``read_back(topic, partition, count, timeout=30, **conf)``: the first ``count``
-    messages of one partition, read with assign() from the beginning."""
-
-    def read(topic: str, partition: int, count: int, timeout: float = 30.0,
-             **conf: Any) -> List[Message]:
-        c = make_consumer(conf)
-        c.assign([TopicPartition(topic, partition, OFFSET_BEGINNING)])
-        try:
-            return read_messages(c, count, timeout, f"{topic}[{partition}]")
-        finally:
-            c.close()
-
-    return read
+    """``read_back(topic, partition, count, timeout=30, **conf)``: see partition_reader."""
+    return partition_reader(make_consumer, 30.0)
