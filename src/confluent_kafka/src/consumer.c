@@ -77,7 +77,8 @@ void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
             g.cs->served++;
     }
     if (!h->rebalance_assigned) {
-        rd_kafka_error_t *error = default_rebalance(rk, err, partitions);
+        rd_kafka_error_t *error;
+        CFL_BLOCKING(h, error = default_rebalance(rk, err, partitions));
         if (error != NULL) {
             cfl_raise_rd(h->st, error);
             cfl_cb_failed(rk, &g, NULL);
@@ -155,20 +156,6 @@ static PyObject *raise_rd_if(Handle *self, rd_kafka_error_t *error) {
     Py_RETURN_NONE;
 }
 
-/* Call fn(rk, list) on a Python list of TopicPartition; returns fn's error code. */
-typedef rd_kafka_resp_err_t (*parts_fn)(rd_kafka_t *, rd_kafka_topic_partition_list_t *);
-
-static PyObject *with_parts(Handle *self, PyObject *partitions, const char *what, parts_fn fn) {
-    if (check(self) < 0)
-        return NULL;
-    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, what);
-    if (c == NULL)
-        return NULL;
-    rd_kafka_resp_err_t err = fn(self->rk, c);
-    rd_kafka_topic_partition_list_destroy(c);
-    return raise_if(self, err);
-}
-
 /* ---- subscribe / assign ----------------------------------------------------------------- */
 
 static void set_rebalance_cb(PyObject **slot, PyObject *v) {
@@ -206,7 +193,8 @@ static PyObject *Consumer_subscribe(Handle *self, PyObject *args, PyObject *kwar
         }
         rd_kafka_topic_partition_list_add(c, name, RD_KAFKA_PARTITION_UA);
     }
-    rd_kafka_resp_err_t err = rd_kafka_subscribe(self->rk, c);
+    rd_kafka_resp_err_t err;
+    CFL_BLOCKING(self, err = rd_kafka_subscribe(self->rk, c));
     rd_kafka_topic_partition_list_destroy(c);
     if (err)
         return cfl_raise(self->st, err, NULL);
@@ -242,23 +230,27 @@ static PyObject *Consumer_subscription(Handle *self, PyObject *unused) {
     return list;
 }
 
-static rd_kafka_resp_err_t do_assign(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c) {
-    rd_kafka_resp_err_t err = rd_kafka_assign(rk, c);
-    if (!err)
-        paused_forget((Handle *)rd_kafka_opaque(rk), c, 1);
-    return err;
-}
-
 static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c == NULL)
+        return NULL;
     self->rebalance_assigned = 1;
-    return with_parts(self, partitions, "partitions", do_assign);
+    rd_kafka_resp_err_t err;
+    CFL_BLOCKING(self, err = rd_kafka_assign(self->rk, c));
+    if (!err)
+        paused_forget(self, c, 1);
+    rd_kafka_topic_partition_list_destroy(c);
+    return raise_if(self, err);
 }
 
 static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
     self->rebalance_assigned = 1;
-    rd_kafka_resp_err_t err = rd_kafka_assign(self->rk, NULL);
+    rd_kafka_resp_err_t err;
+    CFL_BLOCKING(self, err = rd_kafka_assign(self->rk, NULL));
     if (!err && self->paused != NULL)
         PySet_Clear(self->paused);
     return raise_if(self, err);
@@ -273,7 +265,8 @@ static PyObject *incremental(Handle *self, PyObject *partitions, incr_fn fn) {
     if (c == NULL)
         return NULL;
     self->rebalance_assigned = 1;
-    rd_kafka_error_t *error = fn(self->rk, c);
+    rd_kafka_error_t *error;
+    CFL_BLOCKING(self, error = fn(self->rk, c));
     if (error == NULL && fn == rd_kafka_incremental_unassign)
         paused_forget(self, c, 0);
     rd_kafka_topic_partition_list_destroy(c);
