@@ -28,6 +28,7 @@ from .cimpl import (
     TIMESTAMP_CREATE_TIME,
     TIMESTAMP_LOG_APPEND_TIME,
     TIMESTAMP_NOT_AVAILABLE,
+    ArrowBatch,
     Consumer,
     KafkaError,
     KafkaException,
@@ -42,6 +43,7 @@ from .cimpl import (
 )
 
 __all__ = [
+    "ArrowBatch",
     "Consumer",
     "ConsumerGroupState",
     "ConsumerGroupTopicPartitions",

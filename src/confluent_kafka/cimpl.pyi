@@ -35,6 +35,8 @@ _HeadersOut: TypeAlias = List[Tuple[str, Optional[bytes]]]
 _DeliveryCallback: TypeAlias = Callable[[Optional["KafkaError"], "Message"], object]
 _RebalanceCallback: TypeAlias = Callable[["Consumer", List["TopicPartition"]], object]
 _Conf: TypeAlias = Mapping[str, Any]
+# Anything with the Arrow PyCapsule interface (pyarrow, polars, nanoarrow arrays, ...).
+_ArrowArray: TypeAlias = Any
 # Timeouts are in seconds; a negative value or None waits without limit.
 
 def version() -> str:
@@ -368,12 +370,21 @@ class Producer:
     def produce_batch(
         self,
         topic: str,
-        messages: List[Dict[str, Any]],
-        partition: int = -1,
+        messages: Union[List[Dict[str, Any]], Sequence[_Payload], _ArrowArray, None] = None,
+        partition: Union[int, Sequence[Optional[int]], _ArrowArray] = -1,
         on_delivery: Optional[_DeliveryCallback] = None,
         callback: Optional[_DeliveryCallback] = None,
+        *,
+        keys: Union[Sequence[_Payload], _ArrowArray, None] = None,
+        headers: Union[Sequence[Optional[_HeadersIn]], _ArrowArray, None] = None,
+        timestamps: Union[Sequence[Optional[int]], _ArrowArray, None] = None,
+        values: Union[Sequence[_Payload], _ArrowArray, None] = None,
     ) -> int:
-        """Enqueue many messages; returns how many were enqueued, failures get ``'_error'``."""
+        """Enqueue many messages for one topic; returns how many were enqueued.
+
+        ``messages`` is a list of dicts (failures get ``'_error'``) or the values, as a
+        sequence or an Arrow array, with ``keys``/``headers``/``timestamps`` alongside.
+        """
     def poll(self, timeout: Optional[float] = -1) -> int:
         """Serve callbacks; returns the number of events served."""
     def flush(self, timeout: Optional[float] = -1) -> int:
@@ -419,6 +430,8 @@ class Consumer:
     def assignment(self) -> List[TopicPartition]: ...
     def poll(self, timeout: Optional[float] = -1) -> Optional[Message]: ...
     def consume(self, num_messages: int = 1, timeout: Optional[float] = -1) -> List[Message]: ...
+    def consume_arrow(self, num_messages: int = 1000, timeout: Optional[float] = -1) -> ArrowBatch:
+        """Up to ``num_messages`` messages as Arrow columns, without Message objects."""
     def commit(
         self,
         message: Optional[Message] = None,
@@ -453,6 +466,19 @@ class Consumer:
         """Leave the group and release the client; safe to call more than once."""
     def __enter__(self) -> Self: ...
     def __exit__(self, *exc: object) -> Optional[bool]: ...
+
+class ArrowBatch:
+    """Consumed messages as Arrow columns (``Consumer.consume_arrow()``)."""
+
+    @property
+    def num_rows(self) -> int: ...
+    @property
+    def column_names(self) -> Tuple[str, ...]: ...
+    def __len__(self) -> int: ...
+    def __arrow_c_array__(self, requested_schema: object = None) -> Tuple[object, object]: ...
+    def __arrow_c_schema__(self) -> object: ...
+    def to_pyarrow(self) -> Any:
+        """The batch as a ``pyarrow.RecordBatch`` (zero-copy; needs pyarrow)."""
 
 class MockCluster:
     """librdkafka's in-process mock Kafka cluster, listening on loopback."""

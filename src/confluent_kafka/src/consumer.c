@@ -113,7 +113,7 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
 static int check(Handle *self) { return cfl_handle_check(self); }
 
 /* A Message for a fetched record, reusing the previous topic str while the name is the same. */
-static PyObject *message_build(Handle *self, rd_kafka_message_t *rkm) {
+PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm) {
     PyObject *topic = NULL;
     if (rkm->rkt != NULL) {
         const char *name = rd_kafka_topic_name(rkm->rkt);
@@ -131,16 +131,16 @@ static PyObject *message_build(Handle *self, rd_kafka_message_t *rkm) {
 
 /* message_build, then release the record. */
 static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
-    PyObject *m = message_build(self, rkm);
+    PyObject *m = cfl_consumer_message(self, rkm);
     rd_kafka_message_destroy(rkm);
     return m;
 }
 
 /* Keep messages fetched by a call that then raised: the next poll/consume returns them. */
-static void stash_messages(Handle *self, PyObject *list) {
+void cfl_consumer_stash(Handle *self, PyObject *list, int front) {
     if (self->stash == NULL && (self->stash = PyList_New(0)) == NULL)
         return;
-    Py_ssize_t n = PyList_GET_SIZE(self->stash);
+    Py_ssize_t n = front ? 0 : PyList_GET_SIZE(self->stash);
     PyList_SetSlice(self->stash, n, n, list);
 }
 
@@ -314,9 +314,17 @@ static int consume_step(Handle *h, int slice_ms, void *ctx) {
     return c->got == c->want;
 }
 
+int cfl_consumer_fetch_records(Handle *self, Py_ssize_t want, int timeout_ms, rd_kafka_message_t **out,
+                               Py_ssize_t *got) {
+    ConsumeCtx c = {.msgs = out, .want = want};
+    int rc = cfl_serve(self, timeout_ms, consume_step, &c, NULL);
+    *got = c.got;
+    return rc;
+}
+
 /* Fetch up to `want` messages within timeout_ms. On success a new
  * list of Messages; messages already fetched when a callback raised are stashed for the next call. */
-static PyObject *fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
+PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
@@ -332,25 +340,25 @@ static PyObject *fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
         Py_SETREF(out, head);
         return out;
     }
-    ConsumeCtx c = {.want = want};
-    c.msgs = PyMem_Malloc((size_t)want * sizeof(*c.msgs));
-    if (c.msgs == NULL) {
+    rd_kafka_message_t **msgs = PyMem_Malloc((size_t)want * sizeof(*msgs));
+    if (msgs == NULL) {
         Py_DECREF(out);
         return PyErr_NoMemory();
     }
-    int rc = cfl_serve(self, timeout_ms, consume_step, &c, NULL);
+    Py_ssize_t got;
+    int rc = cfl_consumer_fetch_records(self, want, timeout_ms, msgs, &got);
     PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
-    for (Py_ssize_t i = 0; i < c.got; i++) {
-        PyObject *m = out ? message_build(self, c.msgs[i]) : NULL;
-        rd_kafka_message_destroy(c.msgs[i]);
+    for (Py_ssize_t i = 0; i < got; i++) {
+        PyObject *m = out ? cfl_consumer_message(self, msgs[i]) : NULL;
+        rd_kafka_message_destroy(msgs[i]);
         if (m == NULL || PyList_Append(out, m) < 0)
             Py_CLEAR(out);
         Py_XDECREF(m);
     }
-    PyMem_Free(c.msgs);
+    PyMem_Free(msgs);
     if (exc != NULL) {
         if (out != NULL && PyList_GET_SIZE(out) > 0)
-            stash_messages(self, out);
+            cfl_consumer_stash(self, out, 0);
         Py_XDECREF(out);
         CFL_RESTORE_EXC(exc);
         return NULL;
@@ -369,7 +377,7 @@ static PyObject *Consumer_iternext(Handle *self) {
     if (check(self) < 0)
         return NULL;
     for (;;) {
-        PyObject *list = fetch(self, 1, self->iter_timeout_ms);
+        PyObject *list = cfl_consumer_fetch(self, 1, self->iter_timeout_ms);
         if (list == NULL)
             return NULL;
         if (PyList_GET_SIZE(list) == 0) {
@@ -399,7 +407,7 @@ static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t n
         cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
         return NULL;
     if (self->stash == NULL || PyList_GET_SIZE(self->stash) == 0) {
-        /* The common case, without fetch()'s list. */
+        /* The common case, without cfl_consumer_fetch()'s list. */
         rd_kafka_message_t *rkm = NULL;
         ConsumeCtx c = {.msgs = &rkm, .want = 1};
         int rc = cfl_serve(self, timeout_ms, consume_step, &c, NULL);
@@ -411,7 +419,7 @@ static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t n
             PyObject *one = m ? PyList_New(1) : NULL;
             if (one != NULL) {
                 PyList_SET_ITEM(one, 0, m);
-                stash_messages(self, one);
+                cfl_consumer_stash(self, one, 0);
                 Py_DECREF(one);
             } else {
                 Py_XDECREF(m);
@@ -420,12 +428,35 @@ static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t n
         }
         return NULL;
     }
-    PyObject *list = fetch(self, 1, timeout_ms);
+    PyObject *list = cfl_consumer_fetch(self, 1, timeout_ms);
     if (list == NULL)
         return NULL;
     PyObject *m = PyList_GET_SIZE(list) ? Py_NewRef(PyList_GET_ITEM(list, 0)) : Py_NewRef(Py_None);
     Py_DECREF(list);
     return m;
+}
+
+int cfl_consumer_num_messages(PyObject *obj, Py_ssize_t dflt, Py_ssize_t *out) {
+    long n = (long)dflt;
+    if (obj != NULL && obj != Py_None) {
+        if (!PyLong_Check(obj)) {
+            PyErr_Format(PyExc_TypeError, "num_messages must be an int, not %.100s", Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        n = PyLong_AsLong(obj);
+        if (n == -1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+            n = -1;
+        }
+    }
+    if (n < 1 || n > CFL_CONSUME_MAX) {
+        PyErr_Format(PyExc_ValueError, "num_messages must be between 1 and %d, got %R", CFL_CONSUME_MAX, obj);
+        return -1;
+    }
+    *out = (Py_ssize_t)n;
+    return 0;
 }
 
 static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -434,24 +465,11 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
     if (cfl_parse_args(self->st, "consume", args, nargs, kwnames, consume_params, 2, 0, a) < 0 ||
         cfl_timeout_ms(a[1], &timeout_ms) < 0)
         return NULL;
-    long n = 1;
-    if (a[0] != NULL && a[0] != Py_None) {
-        if (!PyLong_Check(a[0])) {
-            PyErr_Format(PyExc_TypeError, "num_messages must be an int, not %.100s", Py_TYPE(a[0])->tp_name);
-            return NULL;
-        }
-        n = PyLong_AsLong(a[0]);
-        if (n == -1 && PyErr_Occurred())
-            return NULL;
-    }
-    if (n < 1 || n > CFL_CONSUME_MAX) {
-        PyErr_Format(PyExc_ValueError, "num_messages must be between 1 and %d, got %ld", CFL_CONSUME_MAX, n);
-        return NULL;
-    }
-    if (check(self) < 0)
+    Py_ssize_t n;
+    if (cfl_consumer_num_messages(a[0], 1, &n) < 0 || check(self) < 0)
         return NULL;
     /* consume() waits for the whole batch (or the timeout), as librdkafka's batch call does. */
-    return fetch(self, n, timeout_ms);
+    return cfl_consumer_fetch(self, n, timeout_ms);
 }
 
 /* ---- offsets ---------------------------------------------------------------------------- */
@@ -795,6 +813,8 @@ static PyMethodDef Consumer_methods[] = {
      "poll($self, /, timeout=-1)\n--\n\nReturns Message or None.\n\nThe next message or error event, serving callbacks meanwhile."},
     {"consume", METH_FAST(Consumer_consume),
      "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."},
+    {"consume_arrow", METH_FAST(cfl_consumer_consume_arrow),
+     "consume_arrow($self, /, num_messages=1000, timeout=-1)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned."},
     {"commit", METH_KW(Consumer_commit),
      "commit($self, /, message=None, offsets=None, asynchronous=True)\n--\n\nCommit the offset after message, the given offsets, or the current positions. Synchronous commits return the committed list."},
     {"store_offsets", METH_KW(Consumer_store_offsets), "store_offsets($self, /, message=None, offsets=None)\n--\n\n"},

@@ -21,7 +21,7 @@
 /* Keyword names parsed by the FASTCALL entry points, interned once per module. */
 #define CFL_KEYWORDS(X)                                                              \
     X(topic) X(value) X(key) X(partition) X(on_delivery) X(callback) X(timestamp)    \
-    X(headers) X(timeout) X(num_messages)
+    X(headers) X(timeout) X(num_messages) X(messages) X(keys) X(timestamps) X(values)
 
 enum cfl_kw {
 #define CFL_KW_ENUM(name) CFL_KW_##name,
@@ -38,6 +38,7 @@ typedef struct {
     PyTypeObject *ConsumerType;
     PyTypeObject *MockClusterType;
     PyTypeObject *AdminClientImplType;
+    PyTypeObject *ArrowBatchType;
     PyObject *KafkaException;
     /* Pure-Python classes the C layer builds, imported on first use. */
     PyObject *ThrottleEvent;

@@ -8,12 +8,8 @@
 
 /* ---- produce ---------------------------------------------------------------------------- */
 
-typedef struct {
-    PyObject *topic, *value, *key, *partition, *callback, *timestamp, *headers;
-} ProduceArgs;
-
 /* The cached rd_kafka_topic_t for a topic name (borrowed; destroyed with the client). */
-static rd_kafka_topic_t *topic_get(Handle *h, cfl_state *st, PyObject *topic) {
+rd_kafka_topic_t *cfl_producer_topic(Handle *h, cfl_state *st, PyObject *topic) {
     PyObject *cap = PyDict_GetItemWithError(h->topics, topic);
     if (cap != NULL)
         return (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
@@ -38,7 +34,7 @@ static rd_kafka_topic_t *topic_get(Handle *h, cfl_state *st, PyObject *topic) {
 }
 
 /* The payload as a bytes object that can be handed to librdkafka without a copy. */
-static PyObject *as_bytes(PyObject *obj, const char *what) {
+PyObject *cfl_as_bytes(PyObject *obj, const char *what) {
     if (obj == NULL || obj == Py_None)
         return NULL;
     if (PyBytes_CheckExact(obj))
@@ -52,7 +48,7 @@ static PyObject *as_bytes(PyObject *obj, const char *what) {
     return NULL;
 }
 
-static int int_arg(PyObject *obj, const char *what, long long dflt, long long lo, long long hi, long long *out) {
+int cfl_int_arg(PyObject *obj, const char *what, long long dflt, long long lo, long long hi, long long *out) {
     if (obj == NULL || obj == Py_None) {
         *out = dflt;
         return 0;
@@ -73,68 +69,15 @@ static int int_arg(PyObject *obj, const char *what, long long dflt, long long lo
     return 0;
 }
 
-/* Enqueue one message. Returns 0; or -1 with an exception set (BufferError when the queue is
- * full), *rd_err then holding librdkafka's code, or 0 for a Python argument error. */
-static int produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_resp_err_t *rd_err) {
-    *rd_err = RD_KAFKA_RESP_ERR_NO_ERROR;
-    if (!PyUnicode_Check(a->topic)) {
-        PyErr_Format(PyExc_TypeError, "topic must be str, not %.100s", Py_TYPE(a->topic)->tp_name);
-        return -1;
-    }
-    long long partition, timestamp;
-    if (int_arg(a->partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &partition) < 0 ||
-        int_arg(a->timestamp, "timestamp", 0, 0, INT64_MAX, &timestamp) < 0)
-        return -1;
-    PyObject *callback = a->callback != NULL && a->callback != Py_None ? a->callback : h->on_delivery;
-    if (callback != NULL && !PyCallable_Check(callback)) {
-        PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(callback)->tp_name);
-        return -1;
-    }
-    rd_kafka_topic_t *rkt = topic_get(h, st, a->topic);
-    if (rkt == NULL)
-        return -1;
-
+int cfl_produce_enqueue(Handle *h, cfl_state *st, rd_kafka_topic_t *rkt, int32_t partition, int msgflags,
+                        const void *value, size_t value_len, const void *key, size_t key_len, int64_t timestamp,
+                        rd_kafka_headers_t *hdrs, MsgRef *ref, rd_kafka_resp_err_t *rd_err) {
     rd_kafka_vu_t vu[8];
     size_t n = 0;
-    MsgRef *ref = NULL;
-    const void *value = NULL, *key = NULL;
-    size_t value_len = 0, key_len = 0;
-    Py_buffer vview, kview;
-    int have_vview = 0, have_kview = 0, msgflags = RD_KAFKA_MSG_F_COPY;
-    if (callback != NULL) {
-        /* The report hands back these very objects, and the value travels without a copy. */
-        ref = PyMem_Calloc(1, sizeof(*ref));
-        if (ref == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        ref->callback = Py_NewRef(callback);
-        ref->topic = Py_NewRef(a->topic);
-        if (((ref->value = as_bytes(a->value, "value")) == NULL && PyErr_Occurred()) ||
-            ((ref->key = as_bytes(a->key, "key")) == NULL && PyErr_Occurred()))
-            goto fail;
-        ref->headers = a->headers != NULL && a->headers != Py_None ? Py_NewRef(a->headers) : NULL;
-        if (ref->value != NULL) {
-            value = PyBytes_AS_STRING(ref->value);
-            value_len = (size_t)PyBytes_GET_SIZE(ref->value);
-            msgflags = 0;
-        }
-        if (ref->key != NULL) {
-            key = PyBytes_AS_STRING(ref->key);
-            key_len = (size_t)PyBytes_GET_SIZE(ref->key);
-        }
-    } else if (cfl_bytes_arg(a->value, "value", &value, &value_len, &vview, &have_vview) < 0 ||
-               cfl_bytes_arg(a->key, "key", &key, &key_len, &kview, &have_kview) < 0) {
-        goto fail;
-    }
-    rd_kafka_headers_t *hdrs;
-    if (cfl_headers_from_py(a->headers, &hdrs) < 0)
-        goto fail;
-
     vu[n].vtype = RD_KAFKA_VTYPE_RKT;
     vu[n++].u.rkt = rkt;
     vu[n].vtype = RD_KAFKA_VTYPE_PARTITION;
-    vu[n++].u.i32 = (int32_t)partition;
+    vu[n++].u.i32 = partition;
     vu[n].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
     vu[n++].u.i = msgflags;
     vu[n].vtype = RD_KAFKA_VTYPE_VALUE;
@@ -154,12 +97,10 @@ static int produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_
         vu[n++].u.headers = hdrs;
     }
     rd_kafka_error_t *error = rd_kafka_produceva(h->rk, vu, n);
-    cfl_bytes_release(&vview, have_vview);
-    cfl_bytes_release(&kview, have_kview);
-    have_vview = have_kview = 0;
-    if (error == NULL)
+    if (error == NULL) {
+        *rd_err = RD_KAFKA_RESP_ERR_NO_ERROR;
         return 0;
-
+    }
     if (hdrs != NULL)
         rd_kafka_headers_destroy(hdrs); /* still ours when the call failed */
     *rd_err = rd_kafka_error_code(error);
@@ -170,12 +111,75 @@ static int produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_
     } else {
         cfl_raise_rd(st, error);
     }
+    return -1;
+}
+
+/* Enqueue one message. Returns 0; or -1 with an exception set (BufferError when the queue is
+ * full), *rd_err then holding librdkafka's code, or 0 for a Python argument error. */
+int cfl_produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_resp_err_t *rd_err) {
+    *rd_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (!PyUnicode_Check(a->topic)) {
+        PyErr_Format(PyExc_TypeError, "topic must be str, not %.100s", Py_TYPE(a->topic)->tp_name);
+        return -1;
+    }
+    long long partition, timestamp;
+    if (cfl_int_arg(a->partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &partition) < 0 ||
+        cfl_int_arg(a->timestamp, "timestamp", 0, 0, INT64_MAX, &timestamp) < 0)
+        return -1;
+    PyObject *callback = a->callback != NULL && a->callback != Py_None ? a->callback : h->on_delivery;
+    if (callback != NULL && !PyCallable_Check(callback)) {
+        PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(callback)->tp_name);
+        return -1;
+    }
+    rd_kafka_topic_t *rkt = cfl_producer_topic(h, st, a->topic);
+    if (rkt == NULL)
+        return -1;
+
+    MsgRef *ref = NULL;
+    const void *value = NULL, *key = NULL;
+    size_t value_len = 0, key_len = 0;
+    Py_buffer vview, kview;
+    int have_vview = 0, have_kview = 0, msgflags = RD_KAFKA_MSG_F_COPY, rc = -1;
+    if (callback != NULL) {
+        /* The report hands back these very objects, and the value travels without a copy. */
+        ref = PyMem_Calloc(1, sizeof(*ref));
+        if (ref == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        ref->callback = Py_NewRef(callback);
+        ref->topic = Py_NewRef(a->topic);
+        if (((ref->value = cfl_as_bytes(a->value, "value")) == NULL && PyErr_Occurred()) ||
+            ((ref->key = cfl_as_bytes(a->key, "key")) == NULL && PyErr_Occurred()))
+            goto fail;
+        ref->headers = a->headers != NULL && a->headers != Py_None ? Py_NewRef(a->headers) : NULL;
+        if (ref->value != NULL) {
+            value = PyBytes_AS_STRING(ref->value);
+            value_len = (size_t)PyBytes_GET_SIZE(ref->value);
+            msgflags = 0;
+        }
+        if (ref->key != NULL) {
+            key = PyBytes_AS_STRING(ref->key);
+            key_len = (size_t)PyBytes_GET_SIZE(ref->key);
+        }
+    } else if (cfl_bytes_arg(a->value, "value", &value, &value_len, &vview, &have_vview) < 0 ||
+               cfl_bytes_arg(a->key, "key", &key, &key_len, &kview, &have_kview) < 0) {
+        goto fail;
+    }
+    rd_kafka_headers_t *hdrs;
+    if (cfl_headers_from_py(a->headers, &hdrs) < 0)
+        goto fail;
+
+    rc = cfl_produce_enqueue(h, st, rkt, (int32_t)partition, msgflags, value, value_len, key, key_len, timestamp,
+                             hdrs, ref, rd_err);
+    if (rc == 0)
+        ref = NULL; /* librdkafka's now, until the report */
 fail:
     cfl_bytes_release(&vview, have_vview);
     cfl_bytes_release(&kview, have_kview);
     if (ref != NULL)
         cfl_msgref_free(ref);
-    return -1;
+    return rc;
 }
 
 static const enum cfl_kw produce_params[] = {CFL_KW_topic,       CFL_KW_value,    CFL_KW_key,
@@ -196,75 +200,9 @@ static PyObject *Producer_produce(Handle *self, PyObject *const *args, Py_ssize_
                       .callback = a[4] != NULL && a[4] != Py_None ? a[4] : a[5],
                       .timestamp = a[6], .headers = a[7]};
     rd_kafka_resp_err_t err;
-    if (produce_one(self, st, &pa, &err) < 0)
+    if (cfl_produce_one(self, st, &pa, &err) < 0)
         return NULL;
     Py_RETURN_NONE;
-}
-
-/* produce_batch(topic, messages, partition=-1, on_delivery=None, callback=None) -> int
- * Each message is a dict with optional value, key, partition, headers, timestamp and
- * callback/on_delivery. A message that cannot be enqueued gets an '_error' KafkaError. */
-static PyObject *Producer_produce_batch(Handle *self, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"topic", "messages", "partition", "on_delivery", "callback", NULL};
-    PyObject *topic, *messages, *partition = NULL, *on_delivery = NULL, *callback = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "UO|OOO:produce_batch", kwlist, &topic, &messages,
-                                     &partition, &on_delivery, &callback))
-        return NULL;
-    if (cfl_handle_check(self) < 0)
-        return NULL;
-    if (!PyList_Check(messages)) {
-        PyErr_Format(PyExc_TypeError, "messages must be a list of dicts, not %.100s", Py_TYPE(messages)->tp_name);
-        return NULL;
-    }
-    cfl_state *st = self->st;
-    PyObject *batch_cb = on_delivery != NULL && on_delivery != Py_None ? on_delivery : callback;
-    if (batch_cb != NULL && batch_cb != Py_None && !PyCallable_Check(batch_cb)) {
-        PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(batch_cb)->tp_name);
-        return NULL;
-    }
-    long long unused_partition;
-    if (int_arg(partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &unused_partition) < 0)
-        return NULL;
-    Py_ssize_t enqueued = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(messages); i++) {
-        PyObject *m = PyList_GET_ITEM(messages, i);
-        if (!PyDict_Check(m)) {
-            PyErr_Format(PyExc_TypeError, "messages[%zd] must be a dict, not %.100s", i, Py_TYPE(m)->tp_name);
-            return NULL;
-        }
-        Py_INCREF(m);
-        PyObject *cb = PyDict_GetItemString(m, "on_delivery");
-        if (cb == NULL || cb == Py_None)
-            cb = PyDict_GetItemString(m, "callback");
-        PyObject *part = PyDict_GetItemString(m, "partition");
-        ProduceArgs pa = {.topic = topic,
-                          .value = PyDict_GetItemString(m, "value"),
-                          .key = PyDict_GetItemString(m, "key"),
-                          .partition = part != NULL ? part : partition,
-                          .callback = cb != NULL && cb != Py_None ? cb : batch_cb,
-                          .timestamp = PyDict_GetItemString(m, "timestamp"),
-                          .headers = PyDict_GetItemString(m, "headers")};
-        rd_kafka_resp_err_t err;
-        if (produce_one(self, st, &pa, &err) == 0) {
-            enqueued++;
-            Py_DECREF(m);
-            continue;
-        }
-        /* Record why this one failed and go on with the rest. */
-        PyObject *exc = CFL_FETCH_EXC();
-        PyObject *text = exc ? PyObject_Str(exc) : NULL;
-        PyObject *kerr = NULL;
-        if (text != NULL)
-            kerr = cfl_error_new(st, err ? err : RD_KAFKA_RESP_ERR__INVALID_ARG, PyUnicode_AsUTF8(text));
-        Py_XDECREF(text);
-        Py_XDECREF(exc);
-        int rc = kerr ? PyDict_SetItemString(m, "_error", kerr) : -1;
-        Py_XDECREF(kerr);
-        Py_DECREF(m);
-        if (rc < 0)
-            return NULL;
-    }
-    return PyLong_FromSsize_t(enqueued);
 }
 
 /* ---- serving ---------------------------------------------------------------------------- */
@@ -486,8 +424,14 @@ static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
 static PyMethodDef Producer_methods[] = {
     {"produce", (PyCFunction)(void (*)(void))Producer_produce, METH_FASTCALL | METH_KEYWORDS,
      "produce($self, /, topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, headers=None)\n--\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."},
-    {"produce_batch", (PyCFunction)(void (*)(void))Producer_produce_batch, METH_VARARGS | METH_KEYWORDS,
-     "produce_batch($self, /, topic, messages, partition=-1, on_delivery=None, callback=None)\n--\n\nReturns int.\n\nEnqueue a list of message dicts (value, key, partition, headers, timestamp, callback). Returns how many were enqueued; each one that was not gets an '_error' KafkaError in its dict."},
+    {"produce_batch", (PyCFunction)(void (*)(void))cfl_producer_produce_batch, METH_FASTCALL | METH_KEYWORDS,
+     "produce_batch($self, /, topic, messages=None, partition=-1, on_delivery=None, callback=None, *, keys=None, headers=None, timestamps=None, values=None)\n--\n\nReturns int.\n\n"
+     "Enqueue many messages for one topic; returns how many were enqueued.\n\n"
+     "messages is either a list of dicts (value, key, partition, headers, timestamp, callback), where each one that cannot be enqueued gets an '_error' KafkaError; "
+     "or the values: a sequence of bytes/str/None or an Arrow binary/string array (any object with __arrow_c_array__), with keys, headers and timestamps (ms) "
+     "as sequences or Arrow arrays of the same length, and partition an int or one per message. "
+     "The values form checks every argument before enqueuing anything, then enqueues in order until librdkafka refuses a message (e.g. a full queue): "
+     "the count tells how many went, and if the very first is refused the call raises as produce() would."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."},
     {"flush", (PyCFunction)(void (*)(void))Producer_flush, METH_FASTCALL | METH_KEYWORDS,
