@@ -1,7 +1,9 @@
 # The commands a newcomer needs. On a fresh Debian machine:
 #   make demo    build everything, then produce and consume 100,000 messages on a mock cluster
 #   make test    build everything, then run the whole test suite (unit, mock, integration)
-#   make bench   compare this client with upstream confluent-kafka and native librdkafka
+#   make bench   compare this client with upstream confluent-kafka, kafka-python, aiokafka and
+#                native librdkafka (bench/run.py; `make bench-quick` for a smoke run)
+#   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -16,8 +18,10 @@ export PKG_CONFIG_PATH := /usr/local/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG
 
 DEPS_STAMP := $(VENV)/.deps-stamp
 BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
+OURS_BENCH_STAMP := $(VENV)/.bench-stamp
+PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.14.0
 
-.PHONY: all deps build demo test bench bench-quick bench-native clean
+.PHONY: all deps build demo test bench bench-quick bench-native soak clean
 
 all: build
 
@@ -45,9 +49,15 @@ test: build
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
 
-$(BENCH_STAMP):
+# The peers live in their own virtualenv: upstream has this project's import name.
+$(BENCH_STAMP): Makefile
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check confluent-kafka==$(UPSTREAM_VERSION)
+	$(BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check $(PEERS)
+	touch $@
+
+# pyarrow (Arrow rows) and matplotlib (--plot) for this project's side of the benchmarks.
+$(OURS_BENCH_STAMP): $(DEPS_STAMP)
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test,bench]'
 	touch $@
 
 # rdkbench (bench/native/rdkbench.c): librdkafka alone, the native rows of the benchmark tables.
@@ -56,11 +66,17 @@ bench-native: deps
 	cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build build/bench --target rdkbench
 
-bench: build bench-native $(BENCH_STAMP)
-	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench
+BENCH_ARGS ?=
+bench: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP)
+	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench \
+	    --plot build/bench/throughput.png $(BENCH_ARGS)
 
-bench-quick: build bench-native $(BENCH_STAMP)
-	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench --quick
+bench-quick: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP)
+	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench --quick \
+	    --repeat 1 $(BENCH_ARGS)
+
+soak: build
+	$(PY) bench/soak.py
 
 clean:
 	rm -rf build $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so

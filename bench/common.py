@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from tansu_broker import TansuBroker  # noqa: E402
 
 NATIVE_DEFAULT = ROOT / "build" / "bench" / "rdkbench"
-CLIENTS = ("ours", "upstream", "native")
+CLIENTS = ("ours", "upstream", "kafka-python", "aiokafka", "native")
+PEERS = ("kafka-python", "aiokafka")  # pure-Python peers, run by peer_worker.py
 SLACK = 60.0  # seconds a worker process may take beyond its own --timeout (start-up, close)
 
 # (header, key, format) of the measured columns
@@ -40,9 +41,11 @@ COLUMNS = (("msgs/s", "msgs_per_s", "{:,.0f}"), ("MB/s", "mb_per_s", "{:.1f}"),
 
 def parse_args(description: str, argv: Optional[List[str]] = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=description)
-    ap.add_argument("-n", type=int, default=None, help="messages per run (default 1,000,000)")
+    ap.add_argument("-n", type=int, default=None,
+                    help="messages per run of 100 B values (default 1,000,000); larger values get n / 10")
     ap.add_argument("--quick", action="store_true", help="100,000 messages per run")
-    ap.add_argument("--size", type=int, default=100, help="value size in bytes")
+    ap.add_argument("--sizes", default="100,10240", help="value sizes in bytes, comma-separated")
+    ap.add_argument("--plot", help="also draw the msgs/s of every row into this PNG file (needs matplotlib)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per workload and client; the median is shown")
     ap.add_argument("--ours-python", default=sys.executable)
     ap.add_argument("--upstream-python", default=str(ROOT / ".bench-venv" / "bin" / "python"))
@@ -52,8 +55,12 @@ def parse_args(description: str, argv: Optional[List[str]] = None) -> argparse.N
     ap.add_argument("--json", help="also write the raw results to this file")
     args = ap.parse_args(argv)
     args.n = args.n or (100_000 if args.quick else 1_000_000)
-    if args.n < 1 or args.repeat < 1 or args.size < 0:
-        ap.error("-n and --repeat must be at least 1, --size at least 0")
+    try:
+        args.sizes = [int(x) for x in args.sizes.split(",")]
+    except ValueError:
+        ap.error("--sizes takes integers separated by commas")
+    if args.n < 1 or args.repeat < 1 or any(x < 0 for x in args.sizes):
+        ap.error("-n and --repeat must be at least 1, sizes at least 0")
     for path, what in ((args.upstream_python, "upstream interpreter (make bench creates .bench-venv)"),
                        (args.native, "rdkbench (make bench-native builds it)")):
         if not os.access(path, os.X_OK):
@@ -103,20 +110,44 @@ def check_origin(result: dict, client: str) -> None:
         raise SystemExit(f"{client} run imported {result['module']}")
 
 
+def messages_for(n: int, size: int) -> int:
+    """Messages per run for a value size: n for small values, n / 10 from 1 KB up (10 KB x 1 M
+    would be 10 GB through an in-memory broker)."""
+    return n if size < 1024 else max(1, n // 10)
+
+
 class Session:
-    """The broker and settings of one benchmark invocation, and every result recorded so far."""
+    """The broker and settings of one benchmark invocation, and every result recorded so far.
+
+    ``size`` and ``n`` are those of the value size being measured; workload names carry them."""
 
     def __init__(self, args: argparse.Namespace, bootstrap: str):
         self.args = args
         self.bootstrap = bootstrap
+        self.size = args.sizes[0]
+        self.n = messages_for(args.n, self.size)
         self.runs: dict = {}  # workload -> client -> [result, ...], in the order recorded
+        self.baselines: dict = {}  # workload -> the workload whose upstream/native rows it compares to
         self.notes: List[str] = []
 
+    def workload(self, name: str) -> str:
+        """The row label of a workload at the current size."""
+        return f"{name} [{self.n:,} x {self.size:,} B]"
+
     @staticmethod
-    def client_order(i: int) -> tuple:
-        """CLIENTS rotated by i, so no client always runs first (on a fresher broker)."""
-        i %= len(CLIENTS)
-        return CLIENTS[i:] + CLIENTS[:i]
+    def client_order(i: int, clients: tuple = CLIENTS) -> tuple:
+        """clients rotated by i, so no client always runs first (on a fresher broker)."""
+        i %= len(clients)
+        return clients[i:] + clients[:i]
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def peer(self, client: str, role: str, argv: Iterable, extra_time: float = 0.0) -> dict:
+        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv."""
+        return self.python_worker(client, "peer_worker.py", ["--client", client, "--role", role] + list(argv),
+                                  extra_time)
 
     def python_worker(self, client: str, script: str, argv: Iterable, extra_time: float = 0.0) -> dict:
         """Run bench/<script> under the client's interpreter; the result must come from that client."""
@@ -136,30 +167,39 @@ class Session:
 
     def record(self, workload: str, client: str, rep: int, result: dict) -> None:
         self.runs.setdefault(workload, {}).setdefault(client, []).append(result)
-        print(f"  run {rep + 1}  {workload:<28} {client:<9} {result['msgs_per_s']:>13,.0f} msgs/s",
+        print(f"  run {rep + 1}  {workload:<48} {client:<12} {result['msgs_per_s']:>13,.0f} msgs/s",
               flush=True)
 
 
 def client_label(client: str, r: dict) -> str:
+    if client in PEERS:
+        return r["version"]
     name = "rdkbench" if client == "native" else r["version"]
     return f"{client} {name} (librdkafka {r['librdkafka']})"
 
 
+def medians(session: Session) -> dict:
+    """workload -> client -> the median run."""
+    return {w: {c: median_run(rs) for c, rs in by.items()} for w, by in session.runs.items()}
+
+
 def print_table(session: Session) -> None:
-    """A row per workload and client (the median run); msgs/s relative to upstream and to native."""
+    """A row per workload and client (the median run); msgs/s relative to upstream and to native
+    (of the workload itself or, for ours-only workloads, of its baseline workload)."""
     a = session.args
-    print(f"\n{a.n:,} messages x {a.size} B per run on tansu at {session.bootstrap}; "
-          f"median of {a.repeat} run(s)")
+    print(f"\nmedian of {a.repeat} run(s) per row, tansu at {session.bootstrap}")
+    med = medians(session)
     rows = []
-    for workload, by_client in session.runs.items():
-        med = {c: median_run(rs) for c, rs in by_client.items()}
-        for i, client in enumerate(c for c in CLIENTS if c in med):
-            r = med[client]
+    for workload, by_client in med.items():
+        base = med.get(session.baselines.get(workload, workload), {})
+        for i, client in enumerate(c for c in CLIENTS if c in by_client):
+            r = by_client[client]
             cells = [fmt.format(r[key]) for _, key, fmt in COLUMNS]
             for other in ("upstream", "native"):
+                ref = by_client.get(other) or base.get(other)
                 ratio = ""
-                if other != client and other in med and not (client, other) == ("native", "upstream"):
-                    ratio = f"{r['msgs_per_s'] / med[other]['msgs_per_s']:.2f}x"
+                if other != client and ref is not None and (client, other) != ("native", "upstream"):
+                    ratio = f"{r['msgs_per_s'] / ref['msgs_per_s']:.2f}x"
                 cells.append(ratio)
             rows.append((workload if i == 0 else "", client_label(client, r), cells))
     heads = [c[0] for c in COLUMNS] + ["vs upstream", "vs native"]
@@ -182,17 +222,49 @@ def print_table(session: Session) -> None:
         print(note)
 
 
+def plot(session: Session, path: str) -> None:
+    """A horizontal bar chart of msgs/s: a group per workload, a bar per client."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    med = medians(session)
+    labels, values, colours = [], [], []
+    palette = {"ours": "#1f77b4", "upstream": "#ff7f0e", "kafka-python": "#2ca02c", "aiokafka": "#9467bd",
+               "native": "#7f7f7f"}
+    for workload, by_client in med.items():
+        for client in (c for c in CLIENTS if c in by_client):
+            labels.append(f"{workload}  {client}")
+            values.append(by_client[client]["msgs_per_s"])
+            colours.append(palette[client])
+    fig, ax = plt.subplots(figsize=(11, 0.28 * len(labels) + 1.2))
+    y = list(range(len(labels)))[::-1]
+    ax.barh(y, values, color=colours)
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_xlabel("messages per second (median run)")
+    ax.set_title("confluent_kafka throughput on tansu (loopback)")
+    for yi, v in zip(y, values):
+        ax.text(v, yi, f" {v:,.0f}", va="center", fontsize=6)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    print(f"chart written to {path}")
+
+
 def main(description: str, benchmarks: List[Callable[[Session], None]],
          argv: Optional[List[str]] = None) -> int:
     args = parse_args(description, argv)
     with TansuBroker() as broker:
-        print(f"tansu at {broker.bootstrap_servers}; {args.n:,} messages x {args.size} B per run, "
+        print(f"tansu at {broker.bootstrap_servers}; value sizes {args.sizes}, "
               f"{args.repeat} run(s) per workload and client", flush=True)
         session = Session(args, broker.bootstrap_servers)
-        for bench in benchmarks:
-            bench(session)
+        for size in args.sizes:
+            session.size, session.n = size, messages_for(args.n, size)
+            for bench in benchmarks:
+                bench(session)
     print_table(session)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(
-            {"n": args.n, "size": args.size, "runs": session.runs}, indent=2))
+            {"n": args.n, "sizes": args.sizes, "runs": session.runs, "baselines": session.baselines}, indent=2))
+    if args.plot:
+        plot(session, args.plot)
     return 0

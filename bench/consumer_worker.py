@@ -5,7 +5,8 @@ upstream's), so it imports nothing from this repository.
 
 Assigns partition 0 of an already filled topic from its beginning, with a fresh group.id, and
 reads N messages with poll() one at a time (--api poll) or with consume(min(1000, remaining))
-(--api consume), touching each message's error() and value() as an application would. The clock
+(--api consume), touching each message's error() and value() as an application would, or with
+consume_arrow(min(1000, remaining)) (--api arrow), taking each batch as a pyarrow RecordBatch. The clock
 starts when the first messages arrive: those (one for poll, the first batch for consume) are not
 counted, and the time until then (metadata, first fetch) is reported as startup_seconds.
 
@@ -44,7 +45,7 @@ def main() -> int:
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--topic", required=True)
     ap.add_argument("-n", type=int, required=True)
-    ap.add_argument("--api", choices=("poll", "consume"), required=True)
+    ap.add_argument("--api", choices=("poll", "consume", "arrow"), required=True)
     ap.add_argument("--prefetch", type=float, default=0.0, help="seconds to let the queue fill first")
     ap.add_argument("--timeout", type=float, default=300.0, help="bound on the whole run, seconds")
     args = ap.parse_args()
@@ -75,10 +76,23 @@ def main() -> int:
             raise TimedOut
 
     poll, consume = consumer.poll, consumer.consume
+    if args.api == "arrow":
+        import pyarrow.compute as pc
+
+    def arrow_batch(want: int) -> int:
+        """Rows of one consume_arrow() batch; their value bytes are added to nbytes."""
+        nonlocal nbytes
+        rb = consumer.consume_arrow(want, WAIT).to_pyarrow()
+        if rb.num_rows:
+            nbytes += pc.sum(pc.binary_length(rb.column(1))).as_py()
+        return rb.num_rows
     # The first arrival, not timed.
     try:
         while got == 0:
-            if args.api == "poll":
+            if args.api == "arrow":
+                got += arrow_batch(min(BATCH, n))
+                first = []
+            elif args.api == "poll":
                 one = poll(WAIT)
                 first = [] if one is None else [one]
             else:
@@ -112,6 +126,13 @@ def main() -> int:
                     continue
                 nbytes += len(msg.value())  # type: ignore[arg-type]  # never None here
                 got += 1
+        elif args.api == "arrow":
+            while got < n:
+                rows = arrow_batch(min(BATCH, n - got))
+                if not rows:
+                    stalls += 1
+                    check_deadline()
+                got += rows
         else:
             while got < n:
                 batch = consume(min(BATCH, n - got), WAIT)

@@ -1,39 +1,55 @@
-"""Producer throughput: this project's Producer, upstream confluent-kafka's, and librdkafka alone.
+"""Producer throughput: this project, upstream confluent-kafka, kafka-python, aiokafka, librdkafka.
 
-Each run is a process of its own on a fresh topic: N values of SIZE bytes, produce() with a
-delivery callback on every message and then without one, poll(0) after each produce(), and
-flush() at the end (bench/producer_worker.py). The native rows do the same in C with
-rd_kafka_produce() and rd_kafka_poll(0) (bench/native/rdkbench.c), with a delivery report
-callback counting deliveries or with none. A warm-up message is delivered before the clock
-starts, so the connection and the topic exist; its time is the startup column.
+Each run is a process of its own on a fresh topic, N values of SIZE bytes:
 
-    .venv/bin/python bench/producer.py [--quick] [-n N] [--size S] [--repeat R]
+  produce, delivery callback   produce() + poll(0) per message, a callback on every delivery
+  produce, no callback         the same without the callback
+  produce_batch, list          ours only: produce_batch() with lists of 10,000 values
+  produce_batch, Arrow         ours only: produce_batch() with slices of one Arrow binary array
+
+and flush() at the end (bench/producer_worker.py; the peers: bench/peer_worker.py). The native
+rows do the same in C with rd_kafka_produce() and rd_kafka_poll(0) (bench/native/rdkbench.c),
+with a delivery report callback or none. The batch rows compare with the upstream and native
+rows of "produce, no callback": upstream's produce() loop and librdkafka's own loop. A warm-up
+message is delivered before the clock starts; its time is the startup column.
+
+    .venv/bin/python bench/producer.py [--quick] [-n N] [--sizes 100,10240] [--repeat R]
     (`make bench` runs this together with bench/consumer.py: bench/run.py)
 """
 import sys
 
 import common
 
-MODES = (("produce, delivery callback", True), ("produce, no callback", False))
+# (workload, clients, producer_worker --api, delivery callback)
+WORKLOADS = (("produce, delivery callback", common.CLIENTS, "produce", True),
+             ("produce, no callback", common.CLIENTS, "produce", False),
+             ("produce_batch, list", ("ours",), "batch", False),
+             ("produce_batch, Arrow", ("ours",), "arrow", False))
+
+
+def run_one(session: common.Session, client: str, api: str, callback: bool) -> dict:
+    topic = common.fresh_topic()
+    common_args = ["--topic", topic, "-n", session.n, "--size", session.size]
+    if client == "native":
+        return session.native("produce", common_args + ([] if callback else ["--no-dr"]))
+    if client in common.PEERS:
+        return session.peer(client, "produce", common_args + (["--callback"] if callback else []))
+    return session.python_worker(client, "producer_worker.py",
+                                 common_args + ["--api", api] + (["--callback"] if callback else []))
 
 
 def run(session: common.Session) -> None:
-    a = session.args
-    for rep in range(a.repeat):
-        for i, (workload, callback) in enumerate(MODES):
-            for client in session.client_order(rep + i):
-                topic = common.fresh_topic()
-                if client == "native":
-                    r = session.native("produce", ["--topic", topic, "-n", a.n, "--size", a.size]
-                                       + ([] if callback else ["--no-dr"]))
-                else:
-                    r = session.python_worker(client, "producer_worker.py",
-                                              ["--topic", topic, "-n", a.n, "--size", a.size]
-                                              + (["--callback"] if callback else []))
-                session.record(workload, client, rep, r)
-    session.notes.append("produce: produce() + poll(0) per message, then flush(); fresh topic per run "
-                         "(native: rd_kafka_produce + rd_kafka_poll(0), with or without a "
-                         "delivery report callback).")
+    for rep in range(session.args.repeat):
+        for i, (name, clients, api, callback) in enumerate(WORKLOADS):
+            workload = session.workload(name)
+            if api != "produce":
+                session.baselines[workload] = session.workload("produce, no callback")
+            for client in session.client_order(rep + i, clients):
+                session.record(workload, client, rep, run_one(session, client, api, callback))
+    session.note("produce: produce() + poll(0) per message, then flush(); fresh topic per run (native: "
+                 "rd_kafka_produce + rd_kafka_poll(0); kafka-python/aiokafka: send() per message, "
+                 "acks=all, linger 5 ms). produce_batch rows: ratios to the upstream and native rows of "
+                 "'produce, no callback'.")
 
 
 if __name__ == "__main__":
