@@ -2,6 +2,7 @@
 #   make demo    build everything, then produce and consume 100,000 messages on a mock cluster
 #   make test    build everything, then run the whole test suite (unit, mock, integration)
 #   make bench   compare this client with upstream confluent-kafka and native librdkafka
+#   make docs    build the HTML documentation into build/docs
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -17,7 +18,7 @@ export PKG_CONFIG_PATH := /usr/local/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG
 DEPS_STAMP := $(VENV)/.deps-stamp
 BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 
-.PHONY: all deps build demo test bench bench-quick bench-native clean
+.PHONY: all deps build demo test docs bench bench-quick bench-native clean
 
 all: build
 
@@ -44,6 +45,10 @@ demo: build
 test: build
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
+
+# The same build the tests run: any Sphinx warning is an error.
+docs: build
+	$(PY) -m sphinx -W --keep-going -b html docs build/docs
 
 $(BENCH_STAMP):
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
