@@ -17,10 +17,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 BUILD_TIMEOUT = 600
 
-# The docs toolchain is in the test extra only where Sphinx supports the Python (3.11+).
-pytest.importorskip("sphinx", reason="Sphinx is installed by the test extra on Python >= 3.11 only")
-pytest.importorskip("myst_parser", reason="myst-parser is installed by the test extra on Python >= 3.11 only")
-
+# The docs toolchain is in the test extra only where Sphinx 9 supports the Python (3.11+):
+# each test module skips itself (pytest.importorskip) when it is missing.
 sys.path.insert(0, str(DOCS / "_ext"))
 
 

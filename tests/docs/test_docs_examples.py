@@ -17,9 +17,12 @@ import sys
 from typing import List, Optional
 
 import pytest
-from markdown_it import MarkdownIt
 
-from conftest import DOCS, ROOT
+pytest.importorskip("sphinx", reason="Sphinx is installed by the test extra on Python >= 3.11 only")
+pytest.importorskip("myst_parser", reason="myst-parser is installed by the test extra on Python >= 3.11 only")
+from markdown_it import MarkdownIt  # noqa: E402
+
+from conftest import DOCS, ROOT  # noqa: E402
 
 EXAMPLE_TIMEOUT = 120
 
