@@ -4,6 +4,7 @@
 #   make bench   compare this client with upstream confluent-kafka, kafka-python, aiokafka and
 #                native librdkafka (bench/run.py; `make bench-quick` for a smoke run)
 #   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
+#   make docs    build the HTML documentation into build/docs
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -21,7 +22,7 @@ BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 OURS_BENCH_STAMP := $(VENV)/.bench-stamp
 PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.14.0
 
-.PHONY: all deps build demo test bench bench-quick bench-native soak clean
+.PHONY: all deps build demo test docs bench bench-quick bench-native soak clean
 
 all: build
 
@@ -48,6 +49,10 @@ demo: build
 test: build
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
+
+# The same build the tests run: any Sphinx warning is an error.
+docs: build
+	$(PY) -m sphinx -W --keep-going -b html docs build/docs
 
 # The peers live in their own virtualenv: upstream has this project's import name.
 $(BENCH_STAMP): Makefile

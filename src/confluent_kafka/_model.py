@@ -16,7 +16,12 @@ class ThrottleEvent:
     :param throttle_time: How long the broker throttles this client, in seconds.
     """
 
-    __slots__ = ("broker_name", "broker_id", "throttle_time")
+    # A dict gives each slot's descriptor its docstring.
+    __slots__ = {
+        "broker_name": "The broker's name as librdkafka reports it (``host:port/id``).",
+        "broker_id": "The broker's node id.",
+        "throttle_time": "How long the broker throttles this client, in seconds.",
+    }
 
     broker_name: str
     broker_id: int

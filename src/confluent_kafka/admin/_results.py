@@ -78,9 +78,11 @@ class Uuid(_Value):
         self._base64 = base64
 
     def get_most_significant_bits(self) -> int:
+        """The high 64 bits of the id, as a signed integer (Java's ``Uuid`` accessor)."""
         return self._msb
 
     def get_least_significant_bits(self) -> int:
+        """The low 64 bits of the id, as a signed integer (Java's ``Uuid`` accessor)."""
         return self._lsb
 
     def __str__(self) -> str:

@@ -443,7 +443,7 @@ static PyMethodDef Producer_methods[] = {
     {"__exit__", (PyCFunction)Producer_exit, METH_VARARGS, NULL},
     {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions, METH_VARARGS | METH_KEYWORDS,
      "init_transactions($self, /, timeout=-1)\n--\n\nRegister transactional.id with the coordinator, fencing older instances."},
-    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction($self, /)\n--\n\n"},
+    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction($self, /)\n--\n\nStart a transaction: messages produced until commit_transaction() or abort_transaction() belong to it. Needs init_transactions() first."},
     {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction,
      METH_VARARGS | METH_KEYWORDS,
      "send_offsets_to_transaction($self, /, positions, group_metadata, timeout=-1)\n--\n\nCommit consumer offsets (next offsets to read) as part of the transaction; group_metadata comes from Consumer.consumer_group_metadata()."},
