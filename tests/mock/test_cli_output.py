@@ -106,7 +106,7 @@ def test_progress_bar_on_a_terminal_only() -> None:
     pytest.importorskip("tqdm")
     code, shown, out = run_on_tty(["bench", "-n", "20000"], "stderr")
     assert code == 0, shown
-XX
+    assert b"\rproducing:" in shown and b"/20.0k" in shown  # tqdm's bar, with the total
     assert b"consuming" in shown
     assert out.split(b"\n")[0].split() == [b"PHASE", b"MESSAGES", b"MB", b"SECONDS", b"MSGS/S", b"MB/S"]
     r = run(["bench", "-n", "20000"])
