@@ -191,3 +191,24 @@ def test_version_and_help() -> None:
         assert r.returncode == 0 and b"usage: confluent-kafka " + cmd.encode() in r.stdout
     assert b"exit status" in run(["consume", "--help"]).stdout
     assert b"seq 5 | confluent-kafka produce -t demo | confluent-kafka consume -t demo" in run(["--help"]).stdout
+
+
+def test_sigterm_stops_a_consumer_with_143(server: MockServer) -> None:
+    import subprocess
+
+    from cli_helpers import CLI, cli_env
+
+    produce(server, "one", ["x"])
+    proc = subprocess.Popen(CLI + ["consume", "-q", "-b", server.bootstrap, "-t", "one"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env())
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"x\n"
+        proc.terminate()
+        assert proc.wait(30) == 143
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for f in (proc.stdout, proc.stderr):
+            if f:
+                f.close()

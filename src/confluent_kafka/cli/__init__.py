@@ -3,7 +3,7 @@
 Subcommands, one module each: ``produce``, ``consume``, ``topics``, ``groups``, ``bench`` and
 ``mock``. :func:`main` parses the command line, runs the subcommand and turns failures into
 one-line messages and exit codes: 0 success, 1 the request failed, 2 bad arguments or no
-cluster, 130 interrupted.
+cluster, 130 interrupted (143 terminated by SIGTERM).
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="confluent-kafka", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="exit status: 0 success, 1 the request failed, 2 bad arguments or no cluster, 130 interrupted.")
+        epilog="exit status: 0 success, 1 the request failed, 2 bad arguments or no cluster, 130 interrupted, "
+               "143 terminated.")
     parser.add_argument("--version", action="version",
                         version=f"confluent-kafka {version()} (librdkafka {libversion()[0]})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -58,8 +59,14 @@ def _kafka_error_text(e: KafkaException, args: argparse.Namespace) -> str:
     return text
 
 
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+_terminated = False
+
+
 def _sigterm(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
+    global _terminated
+    _terminated = True
+    raise KeyboardInterrupt  # unwind like Ctrl-C, so clients and clusters are closed
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -81,7 +88,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         console.error(_kafka_error_text(e, args))
         return EXIT_ERROR
     except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if _terminated else EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our stdout went away (e.g. `| head`): nothing more to do. Point stdout
         # at /dev/null so that the interpreter's final flush does not complain.
