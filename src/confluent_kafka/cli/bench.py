@@ -22,6 +22,8 @@ from ._common import (
 )
 from ._output import Console, table
 
+_MOCK_PARTITION_BYTES = 2 << 20  # well within what a mock partition keeps (about 5 MiB of log)
+
 DESCRIPTION = """\
 Produce --messages messages of --size bytes to a topic, then read them all back, and report
 messages/s and MB/s of each phase. Without -b (or $KAFKA_BOOTSTRAP_SERVERS) it runs against an
@@ -160,6 +162,12 @@ def run(args: argparse.Namespace) -> int:
     if not bootstrap:
         from ..testing import MockCluster
 
+        # The mock cluster keeps only about 5 MiB of log per partition: spread the data over
+        # enough partitions that all of it can be read back.
+        needed = -(-(args.messages * (args.size + 70)) // _MOCK_PARTITION_BYTES)
+        if needed > args.partitions:
+            console.note(f"using {needed} partitions so that the embedded cluster keeps every message")
+            args.partitions = needed
         cluster = MockCluster(num_brokers=1)
         cluster.create_topic(topic, args.partitions, 1)
         bootstrap = cluster.bootstrap_servers
