@@ -11,7 +11,9 @@ import faulthandler
 import sys
 import time
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Producer, TopicPartition, libversion
+from typing import Optional, Tuple
+
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition, libversion
 from confluent_kafka.testing import MockCluster
 
 
@@ -30,7 +32,7 @@ def produce(bootstrap: str, topic: str, count: int, size: int, deadline: float) 
     delivered = 0
     failures = []
 
-    def on_delivery(err, msg):
+    def on_delivery(err: Optional[KafkaError], msg: Message) -> None:
         nonlocal delivered
         if err is not None:
             failures.append(err)
@@ -65,7 +67,7 @@ def produce(bootstrap: str, topic: str, count: int, size: int, deadline: float) 
 
 
 def consume(bootstrap: str, topic: str, partitions: int, count: int, size: int,
-            deadline: float) -> tuple:
+            deadline: float) -> Tuple[float, int, float]:
     """Read the topic from the beginning, checking every message.
 
     Returns (seconds until the first batch arrived, messages after it, seconds they took):
@@ -77,7 +79,7 @@ def consume(bootstrap: str, topic: str, partitions: int, count: int, size: int,
     received = 0
     next_offset = [0] * partitions
     last_index = [-1] * partitions
-    first_batch = None
+    first_batch: Optional[Tuple[float, int]] = None
     try:
         start = time.perf_counter()
         consumer.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
@@ -93,9 +95,12 @@ def consume(bootstrap: str, topic: str, partitions: int, count: int, size: int,
                     if err.code() == KafkaError._PARTITION_EOF:
                         continue
                     raise RoundtripError(f"consume error: {err}")
-                p, index = msg.partition(), int(msg.key())
-                if msg.value() != payload(index, size):
-                    raise RoundtripError(f"message {index} arrived altered: {msg.value()[:40]!r}...")
+                p, key, value = msg.partition(), msg.key(), msg.value()
+                if p is None or key is None or value is None:
+                    raise RoundtripError(f"message without partition, key or value at offset {msg.offset()}")
+                index = int(key)
+                if value != payload(index, size):
+                    raise RoundtripError(f"message {index} arrived altered: {value[:40]!r}...")
                 if seen[index]:
                     raise RoundtripError(f"message {index} arrived twice")
                 if msg.offset() != next_offset[p] or index <= last_index[p]:
@@ -108,6 +113,8 @@ def consume(bootstrap: str, topic: str, partitions: int, count: int, size: int,
         end = time.perf_counter()
     finally:
         consumer.close()
+    if first_batch is None:
+        raise RoundtripError("no message arrived")
     first_at, first_len = first_batch
     return first_at - start, count - first_len, end - first_at
 
@@ -120,7 +127,7 @@ def rate(count: int, size: int, seconds: float) -> str:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--messages", type=int, default=100_000)
     ap.add_argument("--size", type=int, default=100, help="value size in bytes (>= 11)")
     ap.add_argument("--partitions", type=int, default=4)

@@ -4,7 +4,9 @@ The public API matches confluent-kafka-python 2.x: :class:`Producer`,
 :class:`Consumer`, :class:`Message`, :class:`TopicPartition`,
 :class:`KafkaError` and :class:`KafkaException`, the offset and timestamp
 constants, the partitioner helpers, and the admin model types upstream also exports here
-(the :class:`~confluent_kafka.admin.AdminClient` itself lives in :mod:`confluent_kafka.admin`).
+(the :class:`~confluent_kafka.admin.AdminClient` itself lives in :mod:`confluent_kafka.admin`),
+and the serializing clients :class:`SerializingProducer` and :class:`DeserializingConsumer`
+(their serializers live in :mod:`confluent_kafka.serialization`).
 """
 
 from ._model import ThrottleEvent
@@ -41,11 +43,15 @@ from .cimpl import (
     murmur2,
     version,
 )
+from . import serialization
+from .deserializing_consumer import DeserializingConsumer
+from .serializing_producer import SerializingProducer
 
 __all__ = [
     "ArrowBatch",
     "Consumer",
     "ConsumerGroupState",
+    "DeserializingConsumer",
     "ConsumerGroupTopicPartitions",
     "ConsumerGroupType",
     "ElectionType",
@@ -62,6 +68,7 @@ __all__ = [
     "OFFSET_INVALID",
     "OFFSET_STORED",
     "Producer",
+    "SerializingProducer",
     "TIMESTAMP_CREATE_TIME",
     "TIMESTAMP_LOG_APPEND_TIME",
     "TIMESTAMP_NOT_AVAILABLE",
@@ -72,5 +79,6 @@ __all__ = [
     "fnv1a",
     "libversion",
     "murmur2",
+    "serialization",
     "version",
 ]
