@@ -4,8 +4,8 @@ Every measurement runs in a worker process of its own that prints one JSON objec
 worker (producer_worker.py, consumer_worker.py) under this project's interpreter or upstream's,
 or the native tool rdkbench (bench/native/rdkbench.c, librdkafka alone). A benchmark module
 (producer.py, consumer.py) has a ``run(session)`` that starts workers through the Session and
-records their results under a workload name; ``main`` starts one tansu broker on loopback, runs
-the given benchmarks on it and prints one table: a row per workload and client (the median run),
+records their results under a workload name; ``main`` runs the given benchmarks, each on tansu
+brokers on loopback that the Session starts fresh, and prints one table: a row per workload and client (the median run),
 with its throughput relative to upstream and to native.
 
 Upstream has the same import name as this project, so it lives in its own virtualenv
@@ -121,14 +121,27 @@ class Session:
 
     ``size`` and ``n`` are those of the value size being measured; workload names carry them."""
 
-    def __init__(self, args: argparse.Namespace, bootstrap: str):
+    def __init__(self, args: argparse.Namespace):
         self.args = args
-        self.bootstrap = bootstrap
+        self.broker: Optional[TansuBroker] = None
+        self.bootstrap = ""
         self.size = args.sizes[0]
         self.n = messages_for(args.n, self.size)
         self.runs: dict = {}  # workload -> client -> [result, ...], in the order recorded
         self.baselines: dict = {}  # workload -> the workload whose upstream/native rows it compares to
         self.notes: List[str] = []
+
+    def fresh_broker(self) -> None:
+        """Replace the broker with an empty one: runs start from the same state, and the
+        in-memory storage never holds more than one data set (10 KB runs would fill the RAM)."""
+        self.close()
+        self.broker = TansuBroker().start()
+        self.bootstrap = self.broker.bootstrap_servers
+
+    def close(self) -> None:
+        if self.broker is not None:
+            self.broker.stop()
+            self.broker = None
 
     def workload(self, name: str) -> str:
         """The row label of a workload at the current size."""
@@ -167,6 +180,10 @@ class Session:
 
     def record(self, workload: str, client: str, rep: int, result: dict) -> None:
         self.runs.setdefault(workload, {}).setdefault(client, []).append(result)
+        if self.args.json:  # after every run, so an interrupted benchmark keeps what it measured
+            pathlib.Path(self.args.json).write_text(json.dumps(
+                {"n": self.args.n, "sizes": self.args.sizes, "runs": self.runs, "baselines": self.baselines},
+                indent=2))
         print(f"  run {rep + 1}  {workload:<48} {client:<12} {result['msgs_per_s']:>13,.0f} msgs/s",
               flush=True)
 
@@ -187,7 +204,8 @@ def print_table(session: Session) -> None:
     """A row per workload and client (the median run); msgs/s relative to upstream and to native
     (of the workload itself or, for ours-only workloads, of its baseline workload)."""
     a = session.args
-    print(f"\nmedian of {a.repeat} run(s) per row, tansu at {session.bootstrap}")
+    print(f"\nmedian of {a.repeat} run(s) per row; tansu on loopback, a fresh broker for every producer "
+          f"run and every consumer data set")
     med = medians(session)
     rows = []
     for workload, by_client in med.items():
@@ -253,18 +271,16 @@ def plot(session: Session, path: str) -> None:
 def main(description: str, benchmarks: List[Callable[[Session], None]],
          argv: Optional[List[str]] = None) -> int:
     args = parse_args(description, argv)
-    with TansuBroker() as broker:
-        print(f"tansu at {broker.bootstrap_servers}; value sizes {args.sizes}, "
-              f"{args.repeat} run(s) per workload and client", flush=True)
-        session = Session(args, broker.bootstrap_servers)
+    print(f"value sizes {args.sizes}, {args.repeat} run(s) per workload and client", flush=True)
+    session = Session(args)
+    try:
         for size in args.sizes:
             session.size, session.n = size, messages_for(args.n, size)
             for bench in benchmarks:
                 bench(session)
+    finally:
+        session.close()
     print_table(session)
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(
-            {"n": args.n, "sizes": args.sizes, "runs": session.runs, "baselines": session.baselines}, indent=2))
     if args.plot:
         plot(session, args.plot)
     return 0

@@ -48,6 +48,7 @@ def prefetch_seconds(n: int, size: int) -> float:
 
 def run(session: common.Session) -> None:
     n, size = session.n, session.size
+    session.fresh_broker()
     topic = common.fresh_topic("bench-consume")
     session.native("create", ["--topic", topic, "--partitions", 1])
     fill = session.python_worker("ours", "producer_worker.py", ["--topic", topic, "-n", n, "--size", size])

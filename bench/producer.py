@@ -1,6 +1,6 @@
 """Producer throughput: this project, upstream confluent-kafka, kafka-python, aiokafka, librdkafka.
 
-Each run is a process of its own on a fresh topic, N values of SIZE bytes:
+Each run is a process of its own on a fresh topic of a fresh broker, N values of SIZE bytes:
 
   produce, delivery callback   produce() + poll(0) per message, a callback on every delivery
   produce, no callback         the same without the callback
@@ -28,6 +28,7 @@ WORKLOADS = (("produce, delivery callback", common.CLIENTS, "produce", True),
 
 
 def run_one(session: common.Session, client: str, api: str, callback: bool) -> dict:
+    session.fresh_broker()
     topic = common.fresh_topic()
     common_args = ["--topic", topic, "-n", session.n, "--size", session.size]
     if client == "native":
