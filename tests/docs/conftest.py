@@ -6,27 +6,18 @@ The build runs ``sphinx-build -W --keep-going -b html docs <tmp>`` in a subproce
 
 from __future__ import annotations
 
-import dataclasses
-import pathlib
 import subprocess
 import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs"
+from docs_paths import DOCS, ROOT, DocsBuild
+
 BUILD_TIMEOUT = 600
 
 # The docs toolchain is in the test extra only where Sphinx 9 supports the Python (3.11+):
 # each test module skips itself (pytest.importorskip) when it is missing.
 sys.path.insert(0, str(DOCS / "_ext"))
-
-
-@dataclasses.dataclass
-class DocsBuild:
-    returncode: int
-    output: str
-    outdir: pathlib.Path
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ pytest.importorskip("sphinx", reason="Sphinx is installed by the test extra on P
 pytest.importorskip("myst_parser", reason="myst-parser is installed by the test extra on Python >= 3.11 only")
 from sphinx.util.inventory import InventoryFile  # noqa: E402
 
-from conftest import DocsBuild  # noqa: E402
+from docs_paths import DocsBuild  # noqa: E402
 from kafka_docs import public_modules, public_names  # noqa: E402
 
 # Members every class has from its base, documented by Python itself.

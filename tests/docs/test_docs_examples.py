@@ -22,7 +22,7 @@ pytest.importorskip("sphinx", reason="Sphinx is installed by the test extra on P
 pytest.importorskip("myst_parser", reason="myst-parser is installed by the test extra on Python >= 3.11 only")
 from markdown_it import MarkdownIt  # noqa: E402
 
-from conftest import DOCS, ROOT  # noqa: E402
+from docs_paths import DOCS, ROOT  # noqa: E402
 
 EXAMPLE_TIMEOUT = 120
 

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("sphinx", reason="Sphinx is installed by the test extra on Python >= 3.11 only")
 pytest.importorskip("myst_parser", reason="myst-parser is installed by the test extra on Python >= 3.11 only")
 
-from conftest import DOCS, ROOT  # noqa: E402
+from docs_paths import DOCS, ROOT  # noqa: E402
 from kafka_docs import modules_with_pages, public_modules  # noqa: E402
 
 CONF = f"""
