@@ -9,6 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BENCH_VENV := .bench-venv
 UPSTREAM_VERSION := 2.16.1
+AIOKAFKA_VERSION := 0.14.0
 PYTEST_ARGS ?=
 TEST_TIMEOUT ?= 1500
 
@@ -45,9 +46,10 @@ test: build
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
 
-$(BENCH_STAMP):
+$(BENCH_STAMP): Makefile
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check confluent-kafka==$(UPSTREAM_VERSION)
+	$(BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check confluent-kafka==$(UPSTREAM_VERSION) \
+	    aiokafka==$(AIOKAFKA_VERSION)
 	touch $@
 
 # rdkbench (bench/native/rdkbench.c): librdkafka alone, the native rows of the benchmark tables.

@@ -142,6 +142,8 @@ class Session:
 
 def client_label(client: str, r: dict) -> str:
     name = "rdkbench" if client == "native" else r["version"]
+    if r["librdkafka"] == "-":  # a client without librdkafka (aiokafka)
+        return f"{client} {name}"
     return f"{client} {name} (librdkafka {r['librdkafka']})"
 
 
@@ -153,7 +155,8 @@ def print_table(session: Session) -> None:
     rows = []
     for workload, by_client in session.runs.items():
         med = {c: median_run(rs) for c, rs in by_client.items()}
-        for i, client in enumerate(c for c in CLIENTS if c in med):
+        clients = [c for c in CLIENTS if c in med] + [c for c in med if c not in CLIENTS]
+        for i, client in enumerate(clients):
             r = med[client]
             cells = [fmt.format(r[key]) for _, key, fmt in COLUMNS]
             for other in ("upstream", "native"):

@@ -165,7 +165,7 @@ class AIOConsumer:
             return msgs
         grouped: Dict[TopicPartition, List[Message]] = {}
         for m in msgs:
-            grouped.setdefault(TopicPartition(m.topic(), m.partition()), []).append(m)
+            grouped.setdefault(TopicPartition(m.topic() or "", m.partition() or 0), []).append(m)
         return grouped
 
     def __aiter__(self) -> "AIOConsumer":
@@ -226,13 +226,16 @@ class AIOConsumer:
     async def committed(self, partitions: List[TopicPartition], timeout: Optional[float] = None) -> List[TopicPartition]:
         """The group's committed offsets for these partitions (queried in bounded slices)."""
         self._enter()
-        return await _slices.bounded(lambda t: self._c.committed(partitions, t), timeout)
+        result: List[TopicPartition] = await _slices.bounded(lambda t: self._c.committed(partitions, t), timeout)
+        return result
 
     async def offsets_for_times(self, partitions: List[TopicPartition],
                                 timeout: Optional[float] = None) -> List[TopicPartition]:
         """The earliest offsets whose timestamps are >= the given ones (bounded slices)."""
         self._enter()
-        return await _slices.bounded(lambda t: self._c.offsets_for_times(partitions, t), timeout)
+        result: List[TopicPartition] = await _slices.bounded(
+            lambda t: self._c.offsets_for_times(partitions, t), timeout)
+        return result
 
     async def position(self, partitions: List[TopicPartition]) -> List[TopicPartition]:
         """The next offsets to be fetched (local, never blocks)."""

@@ -12,6 +12,8 @@ from ._wakeup import Wakeup
 
 _SERVE_ROUNDS = 64  # poll(0) calls per wake-up before yielding to other callbacks of the loop
 _TICK = 0.05        # fallback wake-up while flushing or waiting for room, in seconds
+DEFAULT_LINGER_MS = 1  # AIOProducer's linger.ms unless configured (librdkafka's default is 5)
+_LINGER_KEYS = ("linger.ms", "queue.buffering.max.ms")
 
 
 def _settle(fut: "asyncio.Future[Message]", err: Optional[KafkaError], msg: Message) -> None:
@@ -57,7 +59,8 @@ class AIOProducer:
     """An asyncio Kafka producer.
 
     ``AIOProducer(conf, **kwargs)`` takes the same configuration as :class:`confluent_kafka.Producer`.
-    Delivery reports, error/stats/throttle/log callbacks are served on the event loop as soon as
+    ``linger.ms`` defaults to 1 (librdkafka's default is 5), since asyncio code usually awaits
+    its deliveries. Delivery reports, error/stats/throttle/log callbacks are served on the event loop as soon as
     librdkafka queues them: the loop watches a descriptor librdkafka writes to, so no thread polls.
 
     ``await producer.produce(...)`` enqueues a message and returns an :class:`asyncio.Future`
@@ -67,7 +70,11 @@ class AIOProducer:
     """
 
     def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
-        self._p = Producer(conf, **kwargs)
+        merged = {**(conf or {}), **kwargs}
+        if not any(k in merged for k in _LINGER_KEYS):
+            # Asyncio code usually awaits its deliveries: wait 1 ms for a batch to fill, not 5.
+            merged["linger.ms"] = DEFAULT_LINGER_MS
+        self._p = Producer(merged)
         self._wake = Wakeup(self._p._io_event_fd(), self._serve)
         self._exc: Optional[BaseException] = None
         self._served = 0
@@ -157,7 +164,8 @@ class AIOProducer:
         self._enter()
         while True:
             try:
-                self._p.produce(topic, value, key, partition, timestamp=timestamp, headers=headers)
+                self._p.produce(topic, value, key, -1 if partition is None else partition,
+                                timestamp=timestamp or 0, headers=headers)
                 return
             except BufferError:
                 await self._make_room()
@@ -167,8 +175,9 @@ class AIOProducer:
         """Enqueue many messages and wait once for all their delivery reports.
 
         ``messages`` are dicts with optional ``value``, ``key``, ``partition``, ``timestamp`` and
-        ``headers``. Returns the delivered Messages in input order; one that failed has its
-        ``error()`` set (nothing is raised for it).
+        ``headers``. Returns the delivered Messages in input order; one whose delivery failed
+        has its ``error()`` set (nothing is raised for it). A message refused at enqueue (bad
+        argument, unknown partition) raises at once; the messages before it are still sent.
         """
         loop = self._enter()
         items = list(messages)
