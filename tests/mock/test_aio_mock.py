@@ -234,3 +234,29 @@ def test_cancelled_poll_and_closed_consumer(mock_cluster: Any) -> None:
         assert threading.active_count() == before
 
     run(main)
+
+
+def test_close_is_refused_inside_an_async_rebalance_callback(mock_cluster: Any) -> None:
+    mock_cluster.create_topic("inside", 1)
+
+    async def main() -> List[BaseException]:
+        refused: List[BaseException] = []
+        conf = {"bootstrap.servers": mock_cluster.bootstrap_servers, "group.id": "inside",
+                "session.timeout.ms": 6000, "heartbeat.interval.ms": 1000}
+        async with AIOConsumer(conf) as c:
+            async def on_assign(consumer: AIOConsumer, parts: List[TopicPartition]) -> None:
+                try:
+                    await consumer.close()
+                except RuntimeError as e:
+                    refused.append(e)
+
+            await c.subscribe(["inside"], on_assign=on_assign)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 30
+            while not refused and loop.time() < deadline:
+                await c.poll(0.2)
+            assert await c.assignment() == [TopicPartition("inside", 0)]  # still assigned after
+        return refused
+
+    refused = run(main)
+    assert len(refused) == 1 and "own callbacks" in str(refused[0])

@@ -333,6 +333,9 @@ class AIOConsumer:
         release the client, without blocking the loop. Idempotent."""
         if self._closed:
             return
+        if self._rebalance is not None and self._rebalance is asyncio.current_task():
+            # The leave would wait for this very callback to finish.
+            raise RuntimeError("a Consumer cannot be closed from inside one of its own callbacks")
         loop = self._wake.bind()
         c = self._c
         try:
