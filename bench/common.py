@@ -192,7 +192,14 @@ def client_label(client: str, r: dict) -> str:
     if client in PEERS:
         return r["version"]
     name = "rdkbench" if client == "native" else r["version"]
+    if r["librdkafka"] == "-":  # a client without librdkafka (aiokafka)
+        return f"{client} {name}"
     return f"{client} {name} (librdkafka {r['librdkafka']})"
+
+
+def ordered(by_client: dict) -> list:
+    """The clients of a workload: the known ones in CLIENTS order, then any others (bench/aio.py's)."""
+    return [c for c in CLIENTS if c in by_client] + [c for c in by_client if c not in CLIENTS]
 
 
 def medians(session: Session) -> dict:
@@ -210,7 +217,7 @@ def print_table(session: Session) -> None:
     rows = []
     for workload, by_client in med.items():
         base = med.get(session.baselines.get(workload, workload), {})
-        for i, client in enumerate(c for c in CLIENTS if c in by_client):
+        for i, client in enumerate(ordered(by_client)):
             r = by_client[client]
             cells = [fmt.format(r[key]) for _, key, fmt in COLUMNS]
             for other in ("upstream", "native"):
@@ -251,10 +258,10 @@ def plot(session: Session, path: str) -> None:
     palette = {"ours": "#1f77b4", "upstream": "#ff7f0e", "kafka-python": "#2ca02c", "aiokafka": "#9467bd",
                "native": "#7f7f7f"}
     for workload, by_client in med.items():
-        for client in (c for c in CLIENTS if c in by_client):
+        for client in ordered(by_client):
             labels.append(f"{workload}  {client}")
             values.append(by_client[client]["msgs_per_s"])
-            colours.append(palette[client])
+            colours.append(palette.get(client, "#17becf"))
     fig, ax = plt.subplots(figsize=(11, 0.28 * len(labels) + 1.2))
     y = list(range(len(labels)))[::-1]
     ax.barh(y, values, color=colours)

@@ -752,6 +752,112 @@ static PyObject *Consumer_memberid(Handle *self, PyObject *unused) {
     return s;
 }
 
+/* ---- asyncio layer ---------------------------------------------------------------------- */
+
+/* _commit_start(token, message=None, offsets=None): start a commit whose result _aio_results()
+ * returns under `token` (an int), waking the asyncio pipe when it is there. */
+static PyObject *Consumer_commit_start(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"token", "message", "offsets", NULL};
+    PyObject *token, *message = NULL, *offsets = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!|OO:_commit_start", kwlist, &PyLong_Type, &token, &message,
+                                     &offsets) ||
+        check(self) < 0)
+        return NULL;
+    void *tok = PyLong_AsVoidPtr(token);
+    if (tok == NULL && PyErr_Occurred())
+        return NULL;
+    rd_kafka_topic_partition_list_t *c;
+    if (offsets_arg(self, message, offsets, &c) < 0)
+        return NULL;
+    rd_kafka_queue_t *q = cfl_aio_queue(self);
+    rd_kafka_resp_err_t err = q != NULL ? rd_kafka_commit_queue(self->rk, c, q, NULL, tok) : 0;
+    if (c != NULL)
+        rd_kafka_topic_partition_list_destroy(c);
+    if (q == NULL)
+        return NULL;
+    return raise_if(self, err);
+}
+
+/* _close_start(): begin leaving the group without blocking; _close_serve() then runs the
+ * rebalance callbacks of the leave and returns True once librdkafka has closed the consumer. */
+static PyObject *Consumer_close_start(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    if (self->close_q != NULL || rd_kafka_consumer_closed(self->rk))
+        Py_RETURN_NONE;
+    rd_kafka_queue_t *q = rd_kafka_queue_new(self->rk);
+    if (cfl_io_watch(self, q) < 0) {
+        rd_kafka_queue_destroy(q);
+        return NULL;
+    }
+    rd_kafka_error_t *error = rd_kafka_consumer_close_queue(self->rk, q);
+    if (error != NULL) {
+        rd_kafka_queue_destroy(q);
+        return cfl_raise_rd(self->st, error);
+    }
+    self->close_q = q;
+    Py_RETURN_NONE;
+}
+
+/* Serve what the leave queued, as events: a callback-serving poll would abort on the ops it does
+ * not handle itself. Runs with the GIL held (called with a zero timeout only). */
+static int close_step(Handle *h, int slice_ms, void *ctx) {
+    rd_kafka_event_t *ev;
+    while ((ev = rd_kafka_queue_poll(h->close_q, 0)) != NULL) {
+        switch (rd_kafka_event_type(ev)) {
+        case RD_KAFKA_EVENT_REBALANCE:
+            cfl_consumer_rebalance_cb(h->rk, rd_kafka_event_error(ev), rd_kafka_event_topic_partition_list(ev), h);
+            break;
+        case RD_KAFKA_EVENT_OFFSET_COMMIT:
+            if (h->on_commit != NULL)
+                cfl_consumer_commit_cb(h->rk, rd_kafka_event_error(ev), rd_kafka_event_topic_partition_list(ev), h);
+            break;
+        default:
+            break;
+        }
+        rd_kafka_event_destroy(ev);
+    }
+    return rd_kafka_consumer_closed(h->rk);
+}
+
+static PyObject *Consumer_close_serve(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    if (self->close_q == NULL)
+        return PyBool_FromLong(rd_kafka_consumer_closed(self->rk));
+    int rc = cfl_serve(self, 0, close_step, NULL, NULL);
+    if (rc < 0)
+        return NULL;
+    return PyBool_FromLong(rd_kafka_consumer_closed(self->rk));
+}
+
+/* _defer_rebalance(): called from a rebalance callback whose assignment change the caller will
+ * make later (after an awaited callback), so the default assign/unassign is skipped. */
+static PyObject *Consumer_defer_rebalance(Handle *self, PyObject *unused) {
+    self->rebalance_assigned = 1;
+    Py_RETURN_NONE;
+}
+
+/* _rebalance_finish(assign, partitions): after a deferred rebalance callback, what librdkafka
+ * needs done when the callback did not assign by itself (incremental under the cooperative
+ * protocol). */
+static PyObject *Consumer_rebalance_finish(Handle *self, PyObject *args) {
+    int assign;
+    PyObject *partitions;
+    if (!PyArg_ParseTuple(args, "pO:_rebalance_finish", &assign, &partitions) || check(self) < 0)
+        return NULL;
+    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c == NULL)
+        return NULL;
+    if (!assign)
+        paused_forget(self, c, 0);
+    rd_kafka_error_t *error;
+    CFL_BLOCKING(self, error = default_rebalance(self->rk, assign ? RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS
+                                                                   : RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS, c));
+    rd_kafka_topic_partition_list_destroy(c);
+    return raise_rd_if(self, error);
+}
+
 /* ---- lifetime --------------------------------------------------------------------------- */
 
 static PyObject *Consumer_close(Handle *self, PyObject *unused) {
@@ -767,7 +873,8 @@ static PyObject *Consumer_close(Handle *self, PyObject *unused) {
         if (cfl_call_begin(self, &cs) < 0)
             return NULL;
         cfl_call_release(&cs);
-        rd_kafka_consumer_close(self->rk);
+        if (!rd_kafka_consumer_closed(self->rk)) /* not already left through _close_start() */
+            rd_kafka_consumer_close(self->rk);
         cfl_call_acquire(&cs);
         if (cfl_call_end(&cs) < 0) {
             PyObject *exc = CFL_FETCH_EXC();
@@ -835,6 +942,17 @@ static PyMethodDef Consumer_methods[] = {
     {"close", (PyCFunction)Consumer_close, METH_NOARGS,
      "close($self, /)\n--\n\nLeave the group (committing offsets when auto-commit is on) and release the client. Idempotent; any later call raises RuntimeError."},
     {"__exit__", (PyCFunction)Consumer_exit, METH_VARARGS, NULL},
+    {"_commit_start", METH_KW(Consumer_commit_start),
+     "_commit_start($self, /, token, message=None, offsets=None)\n--\n\nStart a commit whose result _aio_results() returns under token (asyncio layer)."},
+    {"_close_start", (PyCFunction)Consumer_close_start, METH_NOARGS,
+     "_close_start($self, /)\n--\n\nBegin leaving the group without blocking (asyncio layer)."},
+    {"_close_serve", (PyCFunction)Consumer_close_serve, METH_NOARGS,
+     "_close_serve($self, /)\n--\n\nReturns bool.\n\nServe the group leave started by _close_start(); True once done."},
+    {"_defer_rebalance", (PyCFunction)Consumer_defer_rebalance, METH_NOARGS,
+     "_defer_rebalance($self, /)\n--\n\nFrom a rebalance callback: the caller assigns later itself."},
+    {"_rebalance_finish", (PyCFunction)Consumer_rebalance_finish, METH_VARARGS,
+     "_rebalance_finish($self, assign, partitions, /)\n--\n\nThe default assign/unassign after a deferred rebalance callback."},
+    CFL_IO_EVENT_METHODS,
     CFL_HANDLE_METHODS,
     {NULL},
 };

@@ -68,6 +68,7 @@ void cfl_msgref_free(MsgRef *ref) {
     Py_XDECREF(ref->key);
     Py_XDECREF(ref->headers);
     Py_XDECREF(ref->callback);
+    Py_XDECREF(ref->opaque);
     PyMem_Free(ref);
 }
 
@@ -75,7 +76,9 @@ void cfl_msgref_free(MsgRef *ref) {
 static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
     MsgRef *ref = e->ref;
     int rc = 0;
-    if (!h->no_callbacks && !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR)) {
+    /* An awaited report (opaque set) always resolves, even with delivery.report.only.error. */
+    if (!h->no_callbacks &&
+        !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR && ref->opaque == NULL)) {
         PyObject *err = cfl_error_or_none(st, e->err, NULL);
         MessageObject *m = err ? cfl_message_alloc(st) : NULL;
         if (m != NULL) {
@@ -91,7 +94,9 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
             m->tstype = e->tstype;
             m->latency_us = e->latency_us;
             m->leader_epoch = e->leader_epoch;
-            PyObject *res = PyObject_CallFunctionObjArgs(ref->callback, err, (PyObject *)m, NULL);
+            PyObject *res = ref->opaque != NULL
+                                ? PyObject_CallFunctionObjArgs(ref->callback, ref->opaque, err, (PyObject *)m, NULL)
+                                : PyObject_CallFunctionObjArgs(ref->callback, err, (PyObject *)m, NULL);
             rc = res != NULL ? 0 : -1;
             Py_XDECREF(res);
             Py_DECREF(m);
@@ -638,6 +643,7 @@ void cfl_handle_destroy(Handle *h) {
     h->no_callbacks = 1;
     if (h->fork_generation != fork_generation) {
         /* An inherited copy: its threads are gone, so librdkafka cannot tear it down. */
+        cfl_io_event_teardown(h, 1);
         h->rk = NULL;
         return;
     }
@@ -658,6 +664,7 @@ void cfl_handle_destroy(Handle *h) {
             rd_kafka_topic_destroy((rd_kafka_topic_t *)PyCapsule_GetPointer(v, NULL));
         PyDict_Clear(h->topics);
     }
+    cfl_io_event_teardown(h, 0);
     if (h->rkqu != NULL) {
         rd_kafka_queue_destroy(h->rkqu);
         h->rkqu = NULL;

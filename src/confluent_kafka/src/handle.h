@@ -18,6 +18,7 @@ typedef struct {
     PyObject *key;
     PyObject *headers; /* the user's headers object, or NULL */
     PyObject *callback;
+    PyObject *opaque;  /* when set, the report calls callback(opaque, err, msg) (asyncio layer) */
 } MsgRef;
 
 /* One delivery report, captured without the GIL. */
@@ -69,6 +70,10 @@ typedef struct Handle {
     char in_transaction;   /* producer: begin_transaction() done, not yet committed or aborted */
     char closing;          /* close() started: waiting calls return at their next slice */
     char closed;
+    char io_on;             /* io_fd[] are open and the served queue writes to io_fd[1] */
+    int io_fd[2];           /* asyncio wake-up pipe (io_event.c): read end, write end */
+    rd_kafka_queue_t *aio_q;   /* results of awaited requests (sync commits), tagged by opaque */
+    rd_kafka_queue_t *close_q; /* consumer: serves the group leave started by _close_start() */
     PyObject *weakreflist;
 } Handle;
 
@@ -176,6 +181,23 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
 #else
 #define CFL_THREAD_LOCAL _Thread_local
 #endif
+
+/* io_event.c: stop wake-ups and release the pipe and private queues (before rd_kafka_destroy);
+ * `inherited`: a copy made by fork(), whose queues must not be touched. */
+rd_kafka_queue_t *cfl_aio_queue(Handle *h); /* the private result queue, made on first use */
+int cfl_io_watch(Handle *h, rd_kafka_queue_t *q); /* make q wake the pipe; -1 with an exception */
+void cfl_io_event_teardown(Handle *h, int inherited);
+
+/* io_event.c: the asyncio entry points every client type lists in its method table. */
+PyObject *cfl_io_event_fd(Handle *h, PyObject *unused);
+PyObject *cfl_aio_results(Handle *h, PyObject *unused);
+#define CFL_IO_EVENT_METHODS                                                                      \
+    {"_io_event_fd", (PyCFunction)cfl_io_event_fd, METH_NOARGS,                                   \
+     "_io_event_fd($self, /)\n--\n\nReturns int.\n\nA non-blocking file descriptor that becomes " \
+     "readable when the queue this client serves goes from empty to non-empty (asyncio layer)."}, \
+    {"_aio_results", (PyCFunction)cfl_aio_results, METH_NOARGS,                                   \
+     "_aio_results($self, /)\n--\n\nReturns list of (token, result, exception) for finished "     \
+     "awaited requests (asyncio layer)."}
 
 /* Count fork()s in the child: a handle made in an earlier generation is unusable there. */
 void cfl_fork_watch(void);

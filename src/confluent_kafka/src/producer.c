@@ -148,6 +148,7 @@ int cfl_produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_res
             return -1;
         }
         ref->callback = Py_NewRef(callback);
+        ref->opaque = Py_XNewRef(a->opaque);
         ref->topic = Py_NewRef(a->topic);
         if (((ref->value = cfl_as_bytes(a->value, "value")) == NULL && PyErr_Occurred()) ||
             ((ref->key = cfl_as_bytes(a->key, "key")) == NULL && PyErr_Occurred()))
@@ -201,6 +202,31 @@ static PyObject *Producer_produce(Handle *self, PyObject *const *args, Py_ssize_
                       .timestamp = a[6], .headers = a[7]};
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, st, &pa, &err) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* _produce_with(opaque, callback, topic, value=None, key=None, partition=None, timestamp=None,
+ * headers=None), all positional: produce() whose delivery report calls callback(opaque, err, msg).
+ * The asyncio layer passes the message's Future as opaque and one shared resolver as callback,
+ * so no closure is made per message. */
+static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 8) {
+        PyErr_Format(PyExc_TypeError, "_produce_with() takes 3 to 8 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (cfl_handle_check(self) < 0)
+        return NULL;
+    if (!PyCallable_Check(args[1])) {
+        PyErr_Format(PyExc_TypeError, "callback must be callable, not %.100s", Py_TYPE(args[1])->tp_name);
+        return NULL;
+    }
+    ProduceArgs pa = {.opaque = args[0], .callback = args[1], .topic = args[2],
+                      .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
+                      .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
+                      .headers = nargs > 7 ? args[7] : NULL};
+    rd_kafka_resp_err_t err;
+    if (cfl_produce_one(self, self->st, &pa, &err) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -432,6 +458,8 @@ static PyMethodDef Producer_methods[] = {
      "as sequences or Arrow arrays of the same length, and partition an int or one per message. "
      "The values form checks every argument before enqueuing anything, then enqueues in order until librdkafka refuses a message (e.g. a full queue): "
      "the count tells how many went, and if the very first is refused the call raises as produce() would."},
+    {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with, METH_FASTCALL,
+     "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."},
     {"flush", (PyCFunction)(void (*)(void))Producer_flush, METH_FASTCALL | METH_KEYWORDS,
@@ -451,6 +479,7 @@ static PyMethodDef Producer_methods[] = {
      "commit_transaction($self, /, timeout=-1)\n--\n\nFlush and commit the current transaction."},
     {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction, METH_VARARGS | METH_KEYWORDS,
      "abort_transaction($self, /, timeout=-1)\n--\n\nPurge and abort the current transaction."},
+    CFL_IO_EVENT_METHODS,
     CFL_HANDLE_METHODS,
     {NULL},
 };

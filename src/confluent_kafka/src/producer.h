@@ -10,6 +10,7 @@ int cfl_producer_init_type(PyObject *module, cfl_state *st);
 /* One message's produce() arguments (borrowed; NULL or None when not given). */
 typedef struct {
     PyObject *topic, *value, *key, *partition, *callback, *timestamp, *headers;
+    PyObject *opaque; /* asyncio layer: the report calls callback(opaque, err, msg) */
 } ProduceArgs;
 
 /* Enqueue one message from Python arguments. 0, or -1 with an exception set (BufferError when

@@ -1,0 +1,62 @@
+"""asyncio throughput: this project's confluent_kafka.aio, upstream's confluent_kafka.aio, aiokafka.
+
+Each run is a process of its own (bench/aio_worker.py) with N values of SIZE bytes:
+
+  aio produce, awaited in batches   produce() futures gathered BATCH (1000) at a time
+  aio produce, produce_batch()      ours only: the batch form, one await and one future per BATCH
+  aio produce, fire-and-forget      futures dropped (ours: enqueue(), which makes none), one flush
+  aio consume, batches of 1000      partition 0 of a filled topic from its beginning, consume()
+                                    (aiokafka: getmany()), timed from the first arrival
+
+Every client runs with its default configuration (ours: linger.ms 1; upstream: its own
+1000-message buffer with a 1 s timeout in front of librdkafka; aiokafka: linger_ms 0).
+Upstream runs its async clients over the sync one in a thread pool; ours is woken by librdkafka's
+queue events and makes no thread; aiokafka is pure Python. A warm-up message (or the first
+fetch) precedes the clock; its time is the startup column.
+
+    .venv/bin/python bench/aio.py [--quick] [-n N] [--sizes 100] [--repeat R]
+    (`make bench` runs this together with the other benchmarks: bench/run.py)
+"""
+import sys
+
+import common
+
+CLIENTS = ("ours", "upstream", "aiokafka")
+PRODUCE = (("aio produce, awaited in batches", "batches", CLIENTS),
+           ("aio produce, produce_batch()", "batches --batch-form", ("ours",)),
+           ("aio produce, fire-and-forget", "forget", CLIENTS))
+
+
+def run(session: common.Session) -> None:
+    n, size = session.n, session.size
+    for rep in range(session.args.repeat):
+        for i, (name, mode, clients) in enumerate(PRODUCE):
+            for client in session.client_order(rep + i, clients):
+                session.fresh_broker()
+                r = session.python_worker(client, "aio_worker.py",
+                                          ["--client", client, "--topic", common.fresh_topic("bench-aio"),
+                                           "-n", n, "--size", size, "--mode"] + mode.split())
+                session.record(session.workload(name), client, rep, r)
+
+    session.fresh_broker()
+    topic = common.fresh_topic("bench-aio-consume")
+    session.native("create", ["--topic", topic, "--partitions", 1])
+    session.python_worker("ours", "producer_worker.py", ["--topic", topic, "-n", n, "--size", size])
+    consume = session.workload("aio consume, batches of 1000")
+    for rep in range(session.args.repeat):
+        for client in session.client_order(rep, CLIENTS):
+            r = session.python_worker(client, "aio_worker.py",
+                                      ["--client", client, "--topic", topic, "-n", n, "--mode", "consume"])
+            session.record(consume, client, rep, r)
+
+    for workload in [session.workload(w) for w, _, _ in PRODUCE] + [consume]:
+        med = {c: common.median_run(rs) for c, rs in session.runs.get(workload, {}).items()}
+        if "ours" in med and "aiokafka" in med:
+            session.note(f"{workload}: ours / aiokafka = "
+                         f"{med['ours']['msgs_per_s'] / med['aiokafka']['msgs_per_s']:.2f}x")
+    session.note("aio: asyncio clients; upstream = confluent_kafka.aio of the upstream release "
+                 "(a thread pool over the sync client), aiokafka = pure-Python asyncio client.")
+
+
+if __name__ == "__main__":
+    sys.exit(common.main(__doc__.splitlines()[0], [run]))

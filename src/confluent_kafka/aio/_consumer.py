@@ -1,0 +1,377 @@
+"""AIOConsumer: an asyncio consumer woken by librdkafka's own queue events (no thread, no pool)."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
+
+from ..cimpl import Consumer, KafkaError, KafkaException, Message, TopicPartition
+from . import _slices
+from ._wakeup import Wakeup
+
+_TICK = 1.0  # longest wait between two looks at the queue, should a wake-up ever be missed
+_CLOSE_BOUND = 60.0  # longest asynchronous group leave before falling back to the plain close
+
+RebalanceCallback = Callable[["AIOConsumer", List[TopicPartition]], Union[None, Awaitable[None]]]
+
+
+class AIOConsumer:
+    """An asyncio Kafka consumer.
+
+    ``AIOConsumer(conf, **kwargs)`` takes the same configuration as
+    :class:`confluent_kafka.Consumer`. ``await poll()``, ``await consume()`` and ``async for``
+    wait on a descriptor librdkafka writes to when messages or events arrive, then take what is
+    there with non-blocking calls: no thread polls, and a cancelled wait has taken nothing.
+    Rebalance callbacks may be plain functions or coroutine functions; they get this
+    AIOConsumer and the partitions.
+    """
+
+    def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
+        self._c = Consumer(conf, **kwargs)
+        self._wake = Wakeup(self._c._io_event_fd(), self._collect)
+        self._results: Dict[int, "asyncio.Future[Any]"] = {}
+        self._tokens = itertools.count(1)
+        self._rebalance: Optional["asyncio.Task[None]"] = None
+        self._rebalance_exc: Optional[BaseException] = None
+        self._user_assigned = False
+        self._closed = False
+
+    # ---- wake-ups --------------------------------------------------------------------------
+
+    def _collect(self) -> None:
+        """Hand finished awaited requests (commits) to their futures."""
+        if not self._results:
+            return
+        try:
+            done = self._c._aio_results()
+        except RuntimeError:
+            return
+        for token, value, exc in done:
+            fut = self._results.pop(token, None)
+            if fut is None or fut.done():
+                continue
+            if exc is not None:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(value)
+
+    def _enter(self) -> asyncio.AbstractEventLoop:
+        if self._closed:
+            raise RuntimeError("Consumer closed")
+        return self._wake.bind()
+
+    async def _settle_rebalance(self) -> None:
+        """Wait for an awaited rebalance callback, and raise what it raised."""
+        task = self._rebalance
+        if task is not None and not task.done():
+            await asyncio.shield(task)
+        if self._rebalance_exc is not None:
+            exc, self._rebalance_exc = self._rebalance_exc, None
+            raise exc
+
+    # ---- rebalance callbacks ---------------------------------------------------------------
+
+    def _wrap(self, cb: Optional[RebalanceCallback], assign: bool) -> Optional[Callable[..., None]]:
+        if cb is None:
+            return None
+        if not (inspect.iscoroutinefunction(cb) or inspect.iscoroutinefunction(getattr(cb, "__call__", None))):
+            def plain(_consumer: Consumer, partitions: List[TopicPartition]) -> None:
+                cb(self, partitions)
+            return plain
+
+        def deferred(_consumer: Consumer, partitions: List[TopicPartition]) -> None:
+            # Runs inside poll(0): librdkafka waits for the assignment change, which is made
+            # after the coroutine finished (unless it assigned by itself).
+            self._c._defer_rebalance()
+            self._user_assigned = False
+            loop = self._wake.loop or asyncio.get_running_loop()
+            self._rebalance = loop.create_task(self._run_rebalance(cb, assign, partitions))
+        return deferred
+
+    async def _run_rebalance(self, cb: RebalanceCallback, assign: bool, partitions: List[TopicPartition]) -> None:
+        try:
+            await cb(self, partitions)  # type: ignore[misc]
+        except BaseException as e:  # surfaces from the next poll()/consume()
+            if self._rebalance_exc is None:
+                self._rebalance_exc = e
+        if not self._user_assigned and not self._closed:
+            try:
+                self._c._rebalance_finish(assign, partitions)
+            except Exception as e:
+                if self._rebalance_exc is None:
+                    self._rebalance_exc = e
+
+    async def subscribe(self, topics: List[str], on_assign: Optional[RebalanceCallback] = None,
+                        on_revoke: Optional[RebalanceCallback] = None,
+                        on_lost: Optional[RebalanceCallback] = None) -> None:
+        """Join the group for these topics. Callbacks (plain or ``async def``) get
+        ``(consumer, partitions)``; when they do not assign, the consumer assigns by itself."""
+        self._enter()
+        self._c.subscribe(topics, on_assign=self._wrap(on_assign, True), on_revoke=self._wrap(on_revoke, False),
+                          on_lost=self._wrap(on_lost, False))
+
+    async def unsubscribe(self) -> None:
+        """Leave the subscription."""
+        self._enter()
+        self._c.unsubscribe()
+
+    # ---- fetching --------------------------------------------------------------------------
+
+    async def poll(self, timeout: Optional[float] = None) -> Optional[Message]:
+        """The next message or error event, waiting up to ``timeout`` seconds (None: forever).
+
+        Returns None on timeout. Cancelling the call loses no message: messages are only taken
+        from librdkafka after the wait is over.
+        """
+        loop = self._enter()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        c = self._c
+        while True:
+            await self._settle_rebalance()
+            msg = c.poll(0)
+            if msg is not None:
+                return msg
+            if self._rebalance is not None and not self._rebalance.done():
+                continue
+            left = _TICK if deadline is None else min(_TICK, deadline - loop.time())
+            if left <= 0:
+                return None
+            await self._wake.wait(left)
+
+    async def consume(self, num_messages: int = 1, timeout: Optional[float] = None,
+                      by_partition: bool = False) -> Union[List[Message], Dict[TopicPartition, List[Message]]]:
+        """Up to ``num_messages`` messages: all that are ready now, else waits up to ``timeout``
+        seconds (None: forever) for the first ones to arrive (aiokafka's getmany).
+
+        With ``by_partition`` the result is a dict of ``TopicPartition -> [Message]``.
+        """
+        loop = self._enter()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        c = self._c
+        while True:
+            await self._settle_rebalance()
+            msgs = c.consume(num_messages, 0)
+            if msgs:
+                break
+            if self._rebalance is not None and not self._rebalance.done():
+                continue
+            left = _TICK if deadline is None else min(_TICK, deadline - loop.time())
+            if left <= 0:
+                break
+            await self._wake.wait(left)
+        if not by_partition:
+            return msgs
+        grouped: Dict[TopicPartition, List[Message]] = {}
+        for m in msgs:
+            grouped.setdefault(TopicPartition(m.topic() or "", m.partition() or 0), []).append(m)
+        return grouped
+
+    def __aiter__(self) -> "AIOConsumer":
+        return self
+
+    async def __anext__(self) -> Message:
+        """The next message; error events raise KafkaException, end-of-partition notices are
+        skipped; iteration stops when the consumer is closed."""
+        while True:
+            if self._closed:
+                raise StopAsyncIteration
+            try:
+                msg = await self.poll()
+            except RuntimeError:
+                if self._closed:
+                    raise StopAsyncIteration
+                raise
+            if msg is None:
+                continue
+            err = msg.error()
+            if err is None:
+                return msg
+            if err.code() != KafkaError._PARTITION_EOF:
+                raise KafkaException(err)
+
+    # ---- offsets ---------------------------------------------------------------------------
+
+    async def commit(self, message: Optional[Message] = None, offsets: Optional[List[TopicPartition]] = None,
+                     asynchronous: bool = False) -> Optional[List[TopicPartition]]:
+        """Commit the offset after ``message``, the given ``offsets``, or the current positions.
+
+        Waits for the broker's answer and returns the committed partitions, unless
+        ``asynchronous`` (then returns None at once; the result goes to ``on_commit``).
+        """
+        loop = self._enter()
+        if asynchronous:
+            self._c.commit(message=message, offsets=offsets, asynchronous=True)
+            return None
+        token = next(self._tokens)
+        fut: "asyncio.Future[List[TopicPartition]]" = loop.create_future()
+        self._results[token] = fut
+        try:
+            self._c._commit_start(token, message, offsets)
+        except BaseException:
+            del self._results[token]
+            raise
+        try:
+            return await fut
+        finally:
+            self._results.pop(token, None)
+
+    async def store_offsets(self, message: Optional[Message] = None,
+                            offsets: Optional[List[TopicPartition]] = None) -> None:
+        """Store offsets for the next (auto-)commit."""
+        self._enter()
+        self._c.store_offsets(message=message, offsets=offsets)
+
+    async def committed(self, partitions: List[TopicPartition], timeout: Optional[float] = None) -> List[TopicPartition]:
+        """The group's committed offsets for these partitions (queried in bounded slices)."""
+        self._enter()
+        result: List[TopicPartition] = await _slices.bounded(lambda t: self._c.committed(partitions, t), timeout)
+        return result
+
+    async def offsets_for_times(self, partitions: List[TopicPartition],
+                                timeout: Optional[float] = None) -> List[TopicPartition]:
+        """The earliest offsets whose timestamps are >= the given ones (bounded slices)."""
+        self._enter()
+        result: List[TopicPartition] = await _slices.bounded(
+            lambda t: self._c.offsets_for_times(partitions, t), timeout)
+        return result
+
+    async def position(self, partitions: List[TopicPartition]) -> List[TopicPartition]:
+        """The next offsets to be fetched (local, never blocks)."""
+        self._enter()
+        return self._c.position(partitions)
+
+    async def seek(self, partition: TopicPartition) -> None:
+        """Move the fetch position of an assigned partition."""
+        self._enter()
+        self._c.seek(partition)
+
+    async def get_watermark_offsets(self, partition: TopicPartition, timeout: Optional[float] = None,
+                                    cached: bool = False) -> Any:
+        """(low, high) offsets of a partition: cached ones at once, or queried in bounded slices."""
+        self._enter()
+        if cached:
+            return self._c.get_watermark_offsets(partition, cached=True)
+        return await _slices.bounded(lambda t: self._c.get_watermark_offsets(partition, t), timeout)
+
+    # ---- assignment ------------------------------------------------------------------------
+
+    async def assign(self, partitions: List[TopicPartition]) -> None:
+        """Replace the assignment (also from an ``async`` rebalance callback)."""
+        self._enter()
+        self._c.assign(partitions)
+        self._user_assigned = True
+
+    async def unassign(self) -> None:
+        """Drop the assignment."""
+        self._enter()
+        self._c.unassign()
+        self._user_assigned = True
+
+    async def incremental_assign(self, partitions: List[TopicPartition]) -> None:
+        """Add partitions to the assignment (cooperative protocol)."""
+        self._enter()
+        self._c.incremental_assign(partitions)
+        self._user_assigned = True
+
+    async def incremental_unassign(self, partitions: List[TopicPartition]) -> None:
+        """Remove partitions from the assignment (cooperative protocol)."""
+        self._enter()
+        self._c.incremental_unassign(partitions)
+        self._user_assigned = True
+
+    async def assignment(self) -> List[TopicPartition]:
+        """The current assignment."""
+        self._enter()
+        return self._c.assignment()
+
+    async def subscription(self) -> List[str]:
+        """The subscribed topic names."""
+        self._enter()
+        return self._c.subscription()
+
+    async def pause(self, partitions: List[TopicPartition]) -> None:
+        """Stop fetching these partitions."""
+        self._enter()
+        self._c.pause(partitions)
+
+    async def resume(self, partitions: List[TopicPartition]) -> None:
+        """Resume fetching these partitions."""
+        self._enter()
+        self._c.resume(partitions)
+
+    async def paused(self) -> List[TopicPartition]:
+        """Assigned partitions paused by pause()."""
+        self._enter()
+        return self._c.paused()
+
+    async def memberid(self) -> Optional[str]:
+        """This member's id in the group, or None before joining."""
+        self._enter()
+        return self._c.memberid()
+
+    async def consumer_group_metadata(self) -> bytes:
+        """For AIOProducer.send_offsets_to_transaction()."""
+        self._enter()
+        return self._c.consumer_group_metadata()
+
+    async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
+        """Cluster metadata (see Consumer.list_topics), queried in bounded slices."""
+        self._enter()
+        return await _slices.bounded(lambda t: self._c.list_topics(topic, t), timeout)
+
+    async def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Set the SASL PLAIN/SCRAM credentials used on the next authentication."""
+        self._enter()
+        self._c.set_sasl_credentials(username, password)
+
+    # ---- lifetime --------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Leave the group (committing when auto-commit is on, running revoke callbacks) and
+        release the client, without blocking the loop. Idempotent."""
+        if self._closed:
+            return
+        if self._rebalance is not None and self._rebalance is asyncio.current_task():
+            # The leave would wait for this very callback to finish.
+            raise RuntimeError("a Consumer cannot be closed from inside one of its own callbacks")
+        loop = self._wake.bind()
+        c = self._c
+        try:
+            await self._settle_rebalance()
+        except Exception:
+            pass
+        c._close_start()
+        deadline = loop.time() + _CLOSE_BOUND
+        raised: Optional[BaseException] = None
+        while loop.time() < deadline:
+            try:
+                done = c._close_serve()
+            except Exception as e:  # a plain rebalance callback raised: finish, then re-raise
+                raised = raised or e
+                done = False
+            task = self._rebalance
+            if task is not None and not task.done():
+                await asyncio.shield(task)
+                continue
+            if done:
+                break
+            await self._wake.wait(0.1)
+        self._closed = True
+        self._rebalance_exc = None
+        for fut in self._results.values():
+            if not fut.done():
+                fut.set_exception(RuntimeError("Consumer closed"))
+        self._results.clear()
+        self._wake.unbind()
+        c.close()
+        if raised is not None:
+            raise raised
+
+    async def __aenter__(self) -> "AIOConsumer":
+        self._enter()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()

@@ -1,0 +1,333 @@
+"""AIOProducer: an asyncio producer served by librdkafka's own wake-ups (no thread, no pool)."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Any, Callable, Dict, Iterable, List, Optional
+
+from ..cimpl import KafkaError, KafkaException, Message, Producer
+from . import _slices
+from ._wakeup import Wakeup
+
+_SERVE_ROUNDS = 64  # poll(0) calls per wake-up before yielding to other callbacks of the loop
+_TICK = 0.05        # fallback wake-up while flushing or waiting for room, in seconds
+DEFAULT_LINGER_MS = 1  # AIOProducer's linger.ms unless configured (librdkafka's default is 5)
+_LINGER_KEYS = ("linger.ms", "queue.buffering.max.ms")
+
+
+def _settle(fut: "asyncio.Future[Message]", err: Optional[KafkaError], msg: Message) -> None:
+    """Delivery report of an awaited message (one function for all of them, no closure)."""
+    if fut.done():
+        return  # the awaiting task was cancelled: the report is dropped, nothing is held
+    try:
+        if err is None:
+            fut.set_result(msg)
+        else:
+            fut.set_exception(KafkaException(err))
+    except RuntimeError:
+        pass  # the future's event loop was closed meanwhile
+
+
+def _settle_and_call(user_cb: Callable[[Optional[KafkaError], Message], Any],
+                     fut: "asyncio.Future[Message]", err: Optional[KafkaError], msg: Message) -> None:
+    _settle(fut, err, msg)
+    user_cb(err, msg)
+
+
+class _Batch:
+    """The delivery reports of one produce_batch() call, gathered into one future."""
+
+    __slots__ = ("fut", "left", "results")
+
+    def __init__(self, fut: "asyncio.Future[List[Message]]", n: int) -> None:
+        self.fut = fut
+        self.left = n
+        self.results: List[Optional[Message]] = [None] * n
+
+    def record(self, index: int, err: Optional[KafkaError], msg: Message) -> None:
+        self.results[index] = msg
+        self.left -= 1
+        if self.left == 0 and not self.fut.done():
+            try:
+                self.fut.set_result(self.results)  # type: ignore[arg-type]
+            except RuntimeError:
+                pass
+
+
+class AIOProducer:
+    """An asyncio Kafka producer.
+
+    ``AIOProducer(conf, **kwargs)`` takes the same configuration as :class:`confluent_kafka.Producer`.
+    ``linger.ms`` defaults to 1 (librdkafka's default is 5), since asyncio code usually awaits
+    its deliveries. Delivery reports, error/stats/throttle/log callbacks are served on the event loop as soon as
+    librdkafka queues them: the loop watches a descriptor librdkafka writes to, so no thread polls.
+
+    ``await producer.produce(...)`` enqueues a message and returns an :class:`asyncio.Future`
+    that resolves to the delivered :class:`~confluent_kafka.Message` (or raises
+    :class:`~confluent_kafka.KafkaException`); ``await producer.produce_and_wait(...)`` does both
+    steps in one await.
+    """
+
+    def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
+        merged = {**(conf or {}), **kwargs}
+        if not any(k in merged for k in _LINGER_KEYS):
+            # Asyncio code usually awaits its deliveries: wait 1 ms for a batch to fill, not 5.
+            merged["linger.ms"] = DEFAULT_LINGER_MS
+        self._p = Producer(merged)
+        self._wake = Wakeup(self._p._io_event_fd(), self._serve)
+        self._exc: Optional[BaseException] = None
+        self._served = 0
+        self._in_txn = False
+        self._closed = False
+        self._serve_pending = False
+
+    # ---- serving ---------------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        """Serve queued events until the queue is empty (it must be, for the next wake-up)."""
+        p = self._p
+        try:
+            for _ in range(_SERVE_ROUNDS):
+                n = p.poll(0)
+                self._served += n
+                if not n:
+                    return
+        except RuntimeError:
+            return  # closed meanwhile
+        except Exception as e:  # a user callback raised: surface it from the next call
+            if self._exc is None:
+                self._exc = e
+            return
+        # Still busy: continue after the loop ran its other callbacks.
+        loop = self._wake.loop
+        if loop is not None and not self._serve_pending:
+            self._serve_pending = True
+            loop.call_soon(self._serve_again)
+
+    def _serve_again(self) -> None:
+        self._serve_pending = False
+        self._serve()
+        self._wake.notify()
+
+    def _enter(self) -> asyncio.AbstractEventLoop:
+        if self._closed:
+            raise RuntimeError("Producer has been closed")
+        if self._exc is not None:
+            exc, self._exc = self._exc, None
+            raise exc
+        return self._wake.bind()
+
+    async def _make_room(self) -> None:
+        """Wait for delivery reports to free room in a full queue."""
+        self._serve()
+        await self._wake.wait(_TICK)
+        if self._exc is not None:
+            exc, self._exc = self._exc, None
+            raise exc
+
+    # ---- produce ---------------------------------------------------------------------------
+
+    async def produce(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                      on_delivery: Optional[Callable[..., Any]] = None, callback: Optional[Callable[..., Any]] = None,
+                      timestamp: Optional[int] = None, headers: Any = None) -> "asyncio.Future[Message]":
+        """Enqueue a message; returns a Future resolving to the delivered Message.
+
+        Waits (without blocking the loop) while the local queue is full. ``on_delivery`` /
+        ``callback`` (``cb(err, msg)``), if given, is called as well. Cancelling the returned
+        future does not unsend the message; its delivery report is then just dropped.
+        """
+        loop = self._enter()
+        fut: "asyncio.Future[Message]" = loop.create_future()
+        user_cb = on_delivery if on_delivery is not None else callback
+        settle = _settle if user_cb is None else partial(_settle_and_call, user_cb)
+        while True:
+            try:
+                self._p._produce_with(fut, settle, topic, value, key, partition, timestamp, headers)
+                return fut
+            except BufferError:
+                await self._make_room()
+
+    async def produce_and_wait(self, topic: str, value: Any = None, key: Any = None,
+                               partition: Optional[int] = None, timestamp: Optional[int] = None,
+                               headers: Any = None) -> Message:
+        """Enqueue a message and wait for its delivery; returns the delivered Message."""
+        fut = await self.produce(topic, value, key, partition, timestamp=timestamp, headers=headers)
+        return await fut
+
+    async def enqueue(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                      timestamp: Optional[int] = None, headers: Any = None) -> None:
+        """Fire-and-forget: enqueue a message without any future or delivery report.
+
+        Only waits while the local queue is full. Use :meth:`flush` to wait for delivery.
+        """
+        self._enter()
+        while True:
+            try:
+                self._p.produce(topic, value, key, -1 if partition is None else partition,
+                                timestamp=timestamp or 0, headers=headers)
+                return
+            except BufferError:
+                await self._make_room()
+
+    async def produce_batch(self, topic: str, messages: Iterable[Dict[str, Any]],
+                            partition: Optional[int] = None) -> List[Message]:
+        """Enqueue many messages and wait once for all their delivery reports.
+
+        ``messages`` are dicts with optional ``value``, ``key``, ``partition``, ``timestamp`` and
+        ``headers``. Returns the delivered Messages in input order; one whose delivery failed
+        has its ``error()`` set (nothing is raised for it). A message refused at enqueue (bad
+        argument, unknown partition) raises at once; the messages before it are still sent.
+        """
+        loop = self._enter()
+        items = list(messages)
+        fut: "asyncio.Future[List[Message]]" = loop.create_future()
+        if not items:
+            return []
+        batch = _Batch(fut, len(items))
+        record = batch.record
+        produce_with = self._p._produce_with
+        for i, m in enumerate(items):
+            part = m.get("partition", partition)
+            while True:
+                try:
+                    produce_with(i, record, topic, m.get("value"), m.get("key"), part,
+                                 m.get("timestamp"), m.get("headers"))
+                    break
+                except BufferError:
+                    await self._make_room()
+                except BaseException:
+                    # Not enqueued: the messages before it are, and report into the batch.
+                    batch.left -= len(items) - i
+                    if batch.left == 0 and not fut.done():
+                        fut.set_result(batch.results)  # type: ignore[arg-type]
+                    raise
+        return await fut
+
+    # ---- serving calls ---------------------------------------------------------------------
+
+    async def poll(self, timeout: Optional[float] = None) -> int:
+        """Serve events (delivery reports are served on their own; this waits for the next ones).
+
+        Returns the number of events served, waiting up to ``timeout`` seconds (None: until
+        something was served) when none were ready.
+        """
+        loop = self._enter()
+        start = self._served
+        self._serve()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        while self._served == start:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                break
+            await self._wake.wait(left)
+            self._serve()
+        self._enter()  # raise what a callback raised
+        return self._served - start
+
+    async def flush(self, timeout: Optional[float] = None) -> int:
+        """Send everything queued (ignoring linger.ms) and wait for the delivery reports.
+
+        Returns the number of messages still queued when ``timeout`` (None: no limit) passed.
+        """
+        loop = self._enter()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        p = self._p
+        while True:
+            p.flush(0)  # wakes the broker threads to send now, serves what is ready
+            left_msgs = len(p)
+            self._enter()
+            if left_msgs == 0:
+                return 0
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return left_msgs
+            await self._wake.wait(_TICK if left is None else min(_TICK, left))
+
+    async def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
+        """Drop queued and/or in-flight messages; their futures fail with _PURGE_QUEUE/_PURGE_INFLIGHT."""
+        self._enter()
+        self._p.purge(in_queue=in_queue, in_flight=in_flight, blocking=blocking)
+        self._serve()
+
+    def __len__(self) -> int:
+        """Messages and requests waiting to be delivered."""
+        return len(self._p)
+
+    # ---- transactions ----------------------------------------------------------------------
+
+    async def _nap(self, seconds: float) -> None:
+        await self._wake.wait(seconds)
+
+    async def init_transactions(self, timeout: Optional[float] = None) -> None:
+        """Register transactional.id with the coordinator (resumable: runs in loop slices)."""
+        self._enter()
+        await _slices.resumable(self._p.init_transactions, timeout, self._nap)
+
+    async def begin_transaction(self) -> None:
+        """Start a transaction (a local state change; never blocks)."""
+        self._enter()
+        self._p.begin_transaction()
+        self._in_txn = True
+
+    async def send_offsets_to_transaction(self, positions: List[Any], group_metadata: bytes,
+                                          timeout: Optional[float] = None) -> None:
+        """Commit consumer positions as part of the transaction."""
+        self._enter()
+        await _slices.resumable(lambda t: self._p.send_offsets_to_transaction(positions, group_metadata, t),
+                                timeout, self._nap)
+
+    async def commit_transaction(self, timeout: Optional[float] = None) -> None:
+        """Flush and commit the transaction; delivery futures resolve meanwhile."""
+        self._enter()
+        await _slices.resumable(self._p.commit_transaction, timeout, self._nap)
+        self._in_txn = False
+
+    async def abort_transaction(self, timeout: Optional[float] = None) -> None:
+        """Purge and abort the transaction; pending delivery futures fail."""
+        self._enter()
+        await _slices.resumable(self._p.abort_transaction, timeout, self._nap)
+        self._in_txn = False
+        self._serve()
+
+    # ---- misc ------------------------------------------------------------------------------
+
+    async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
+        """Cluster metadata (see Producer.list_topics), queried in bounded slices."""
+        self._enter()
+        return await _slices.bounded(lambda t: self._p.list_topics(topic, t), timeout)
+
+    async def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Set the SASL PLAIN/SCRAM credentials used on the next authentication."""
+        self._enter()
+        self._p.set_sasl_credentials(username, password)
+
+    async def close(self, timeout: Optional[float] = None) -> None:
+        """Abort an open transaction, flush, fail what is left as purged, release the client.
+
+        Idempotent. Every later call raises RuntimeError.
+        """
+        if self._closed:
+            return
+        loop = self._wake.bind()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        if self._in_txn:
+            try:
+                await self.abort_transaction(timeout)
+            except KafkaException:
+                pass
+        left = None if deadline is None else max(0.0, deadline - loop.time())
+        if await self.flush(left):
+            # Out of time: what is left fails as purged rather than being dropped silently.
+            self._p.purge(in_queue=True, in_flight=True, blocking=False)
+            await self.flush(1.0)
+        self._closed = True
+        self._wake.unbind()
+        self._p.close(0)
+
+    async def __aenter__(self) -> "AIOProducer":
+        self._enter()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()

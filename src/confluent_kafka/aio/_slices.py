@@ -1,0 +1,76 @@
+"""Blocking librdkafka calls run from the event loop in short slices, so no thread is needed.
+
+* Resumable calls (the transactional API): librdkafka keeps the operation going in the
+  background when a call times out with a retriable ``_TIMED_OUT`` error, and the next call of
+  the same method resumes it. They run with a zero timeout, and the loop sleeps between slices.
+* Queries without an asynchronous or resumable form (``list_topics``, ``committed``,
+  ``offsets_for_times``, un-cached watermarks): each attempt is a fresh request with a short
+  timeout that grows from a few milliseconds, so against a healthy broker the first attempt
+  answers; the loop is never held for longer than one slice (``MAX_SLICE``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Optional
+
+from ..cimpl import KafkaError, KafkaException
+
+MAX_SLICE = 0.2  # longest single blocking attempt of a non-resumable query, in seconds
+_FIRST_SLICE = 0.02
+_MAX_NAP = 0.05  # longest sleep between resumable slices
+
+
+def _code(exc: KafkaException) -> object:
+    err = exc.args[0] if exc.args else None
+    return err.code() if isinstance(err, KafkaError) else None
+
+
+def _timed_out(exc: KafkaException) -> bool:
+    return _code(exc) == KafkaError._TIMED_OUT
+
+
+# What a short attempt reports when no broker connection was up yet within its slice.
+_NOT_YET = (KafkaError._TIMED_OUT, KafkaError._TRANSPORT)
+
+
+def _deadline(loop: asyncio.AbstractEventLoop, timeout: Optional[float]) -> Optional[float]:
+    return None if timeout is None or timeout < 0 else loop.time() + timeout
+
+
+async def resumable(call: Callable[[float], Any], timeout: Optional[float],
+                    nap: Callable[[float], Any]) -> Any:
+    """Run ``call(0)`` until it does not time out, within ``timeout`` seconds (None: no limit).
+
+    ``nap(seconds)`` is awaited between slices (a wake-up wait, so delivery reports keep being
+    served while e.g. a commit flushes).
+    """
+    loop = asyncio.get_running_loop()
+    deadline = _deadline(loop, timeout)
+    pause = 0.001
+    while True:
+        try:
+            return call(0)
+        except KafkaException as e:
+            if not _timed_out(e) or (deadline is not None and loop.time() >= deadline):
+                raise
+        left = None if deadline is None else deadline - loop.time()
+        await nap(pause if left is None else max(0.0, min(pause, left)))
+        pause = min(pause * 2, _MAX_NAP)
+
+
+async def bounded(call: Callable[[float], Any], timeout: Optional[float]) -> Any:
+    """Run ``call(slice_seconds)`` with growing slices until it answers or ``timeout`` passes."""
+    loop = asyncio.get_running_loop()
+    deadline = _deadline(loop, timeout)
+    slice_s = _FIRST_SLICE
+    while True:
+        left = None if deadline is None else deadline - loop.time()
+        this = slice_s if left is None else max(0.0, min(slice_s, left))
+        try:
+            return call(this)
+        except KafkaException as e:
+            if _code(e) not in _NOT_YET or (left is not None and left <= this):
+                raise
+        await asyncio.sleep(0)
+        slice_s = min(slice_s * 2, MAX_SLICE)
