@@ -1,7 +1,10 @@
 # The commands a newcomer needs. On a fresh Debian machine:
 #   make demo    build everything, then produce and consume 100,000 messages on a mock cluster
-#   make test    build everything, then run the whole test suite (unit, mock, integration)
+#   make test    build everything, then run the whole test suite (unit, mock, integration,
+#                packaging)
 #   make bench   compare this client with upstream confluent-kafka and native librdkafka
+#   make wheel   sdist and a manylinux wheel with librdkafka bundled, in dist/ (no Docker needed)
+#   make matrix  build and run the unit + mock tiers on every pyenv CPython 3.9-3.13
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -17,19 +20,20 @@ export PKG_CONFIG_PATH := /usr/local/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG
 DEPS_STAMP := $(VENV)/.deps-stamp
 BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 
-.PHONY: all deps build demo test bench bench-quick bench-native clean
+.PHONY: all deps build demo test bench bench-quick bench-native wheel matrix clean
 
 all: build
 
 deps: $(DEPS_STAMP)
 
-# System packages, librdkafka, then the project (editable, with test extras) in .venv.
+# System packages, librdkafka, then the project (editable, with the test and packaging extras)
+# in .venv.
 $(DEPS_STAMP): pyproject.toml setup.py scripts/install-system-deps.sh scripts/install-librdkafka.sh
 	scripts/install-system-deps.sh $(PYTHON)
 	scripts/install-librdkafka.sh
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check 'setuptools>=77'
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test,packaging]'
 	touch $@
 
 # Rebuild the extension in place whenever a C source or header is newer than it.
@@ -44,6 +48,14 @@ demo: build
 test: build
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
+
+# The wheel a user installs, made on this machine: see scripts/build-wheel.sh.
+wheel: deps
+	scripts/build-wheel.sh $(PY) dist
+
+# Every CPython 3.9-3.13 under pyenv, each in build/matrix/py3.X; prints a results table.
+matrix: deps
+	scripts/matrix.sh
 
 $(BENCH_STAMP):
 	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
@@ -63,5 +75,5 @@ bench-quick: build bench-native $(BENCH_STAMP)
 	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench --quick
 
 clean:
-	rm -rf build $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so
+	rm -rf build dist $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

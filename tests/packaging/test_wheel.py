@@ -9,30 +9,11 @@ import re
 import sys
 from typing import Any, Dict
 
-from elftools.elf.dynamic import DynamicSection
-from elftools.elf.elffile import ELFFile
-
-from conftest import SMOKE, Dist, WheelVenv, pkg_config
+from dist_tools import SMOKE, Dist, WheelVenv, dynamic_tags, pkg_config
 
 # The libraries librdkafka is built with (scripts/install-librdkafka.sh) that the manylinux
 # policy does not provide, so the wheel must carry them.
 BUNDLED = ("librdkafka", "libssl", "libcrypto", "libsasl2", "libzstd", "liblz4")
-
-
-def dynamic_tags(path: str) -> Dict[str, list]:
-    """NEEDED, RPATH and RUNPATH entries of an ELF file."""
-    tags: Dict[str, list] = {"DT_NEEDED": [], "DT_RPATH": [], "DT_RUNPATH": []}
-    with open(path, "rb") as f:
-        for section in ELFFile(f).iter_sections():
-            if isinstance(section, DynamicSection):
-                for tag in section.iter_tags():
-                    if tag.entry.d_tag == "DT_NEEDED":
-                        tags["DT_NEEDED"].append(tag.needed)
-                    elif tag.entry.d_tag == "DT_RPATH":
-                        tags["DT_RPATH"].extend(tag.rpath.split(":"))
-                    elif tag.entry.d_tag == "DT_RUNPATH":
-                        tags["DT_RUNPATH"].extend(tag.runpath.split(":"))
-    return tags
 
 
 def smoke(venv: WheelVenv, target: str) -> Dict[str, Any]:

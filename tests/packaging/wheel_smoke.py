@@ -16,7 +16,7 @@ import json
 import sys
 import time
 import uuid
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import confluent_kafka
 from confluent_kafka import Consumer, Producer, TopicPartition
@@ -65,7 +65,7 @@ def round_trip(bootstrap: str) -> Dict[str, Any]:
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": topic,
                          "enable.auto.commit": False})
     consumer.assign([TopicPartition(topic, 0, 0)])
-    received: List[bytes] = []
+    received: List[Optional[bytes]] = []
     deadline = time.monotonic() + DEADLINE_S
     while len(received) < MESSAGES and time.monotonic() < deadline:
         for msg in consumer.consume(MESSAGES, 0.5):
