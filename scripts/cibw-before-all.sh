@@ -45,10 +45,16 @@ linux_build_deps() {
         apk add --no-cache -q bash openssl-dev cyrus-sasl-dev zstd-dev lz4-dev zlib-dev \
             curl-dev perl linux-headers >/dev/null
     elif command -v apt-get >/dev/null; then
+        local p missing=()
+        for p in build-essential libssl-dev libsasl2-dev libzstd-dev liblz4-dev zlib1g-dev \
+                 libcurl4-openssl-dev; do
+            dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+                || missing+=("$p")
+        done
+        [ "${#missing[@]}" -eq 0 ] && return 0
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            build-essential libssl-dev libsasl2-dev libzstd-dev liblz4-dev zlib1g-dev \
-            libcurl4-openssl-dev >/dev/null
+            "${missing[@]}" >/dev/null
     else
         log "no known package manager to install librdkafka's build dependencies"; exit 1
     fi
@@ -62,8 +68,10 @@ unpack_source() {  # prints the unpacked source directory
         fetch "$TARBALL_URL" "$tarball"
         check_sha256 "$tarball"
     fi
-    tar -xzf "$tarball" -C "$work"
-    find "$work" -maxdepth 1 -mindepth 1 -type d -name 'librdkafka*' | head -n 1
+    # The top directory's name differs between archives (librdkafka-X.Y.Z, owner-repo-sha).
+    mkdir -p "$work/src"
+    tar -xzf "$tarball" -C "$work/src"
+    find "$work/src" -maxdepth 1 -mindepth 1 -type d | head -n 1
 }
 
 build_unix() {
