@@ -1,10 +1,13 @@
 # The commands a newcomer needs. On a fresh Debian machine:
 #   make demo    build everything, then produce and consume 100,000 messages on a mock cluster
-#   make test    build everything, then run the whole test suite (unit, mock, integration)
+#   make test    build everything, then run the whole test suite (unit, mock, integration,
+#                packaging, docs)
 #   make bench   compare this client with upstream confluent-kafka, kafka-python, aiokafka and
 #                native librdkafka (bench/run.py; `make bench-quick` for a smoke run)
 #   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
 #   make docs    build the HTML documentation into build/docs
+#   make wheel   sdist and a manylinux wheel with librdkafka bundled, in dist/ (no Docker needed)
+#   make matrix  build and run the unit + mock tiers on every pyenv CPython 3.9-3.13
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -23,19 +26,20 @@ BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 OURS_BENCH_STAMP := $(VENV)/.bench-stamp
 PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.14.0
 
-.PHONY: all deps build demo test docs bench bench-quick bench-native soak clean
+.PHONY: all deps build demo test docs bench bench-quick bench-native soak wheel matrix clean
 
 all: build
 
 deps: $(DEPS_STAMP)
 
-# System packages, librdkafka, then the project (editable, with test extras) in .venv.
+# System packages, librdkafka, then the project (editable, with the test and packaging extras)
+# in .venv.
 $(DEPS_STAMP): pyproject.toml setup.py scripts/install-system-deps.sh scripts/install-librdkafka.sh
 	scripts/install-system-deps.sh $(PYTHON)
 	scripts/install-librdkafka.sh
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check 'setuptools>=77'
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test,packaging]'
 	touch $@
 
 # Rebuild the extension in place whenever a C source or header is newer than it.
@@ -54,6 +58,14 @@ test: build
 # The same build the tests run: any Sphinx warning is an error.
 docs: build
 	$(PY) -m sphinx -W --keep-going -b html docs build/docs
+
+# The wheel a user installs, made on this machine: see scripts/build-wheel.sh.
+wheel: deps
+	scripts/build-wheel.sh $(PY) dist
+
+# Every CPython 3.9-3.13 under pyenv, each in build/matrix/py3.X; prints a results table.
+matrix: deps
+	scripts/matrix.sh
 
 # The peers live in their own virtualenv: upstream has this project's import name.
 $(BENCH_STAMP): Makefile
@@ -85,5 +97,5 @@ soak: build
 	$(PY) bench/soak.py
 
 clean:
-	rm -rf build $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so
+	rm -rf build dist $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

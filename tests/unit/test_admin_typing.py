@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
 import subprocess
 import sys
@@ -11,6 +10,7 @@ import textwrap
 import pytest
 
 import confluent_kafka
+from typecheck import mypy_env
 
 PKG = pathlib.Path(confluent_kafka.__file__).parent
 
@@ -60,7 +60,7 @@ def _mypy(tmp_path: pathlib.Path, source: str) -> subprocess.CompletedProcess:
     pytest.importorskip("mypy")
     f = tmp_path / "sample.py"
     f.write_text(source)
-    env = dict(os.environ, MYPYPATH=str(PKG.parent))
+    env = mypy_env(PKG)
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / ".mypy_cache"),
          str(f)], capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)

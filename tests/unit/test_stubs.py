@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import os
 import pathlib
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 import confluent_kafka
 from confluent_kafka import cimpl
+from typecheck import mypy_env
 
 PKG = pathlib.Path(confluent_kafka.__file__).parent
 STUB = PKG / "cimpl.pyi"
@@ -174,8 +174,7 @@ def _mypy(tmp_path: pathlib.Path, source: str) -> subprocess.CompletedProcess:
     pytest.importorskip("mypy")
     f = tmp_path / "sample.py"
     f.write_text(source)
-    env = dict(os.environ)
-    env["MYPYPATH"] = str(PKG.parent)
+    env = mypy_env(PKG)
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
          "--cache-dir", str(tmp_path / ".mypy_cache"), str(f)],
@@ -197,11 +196,10 @@ def test_mypy_rejects_misuse(tmp_path: pathlib.Path) -> None:
 
 def test_package_itself_is_mypy_strict_clean(tmp_path: pathlib.Path) -> None:
     pytest.importorskip("mypy")
-    env = dict(os.environ)
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
          "--cache-dir", str(tmp_path / ".mypy_cache"), "-p", "confluent_kafka"],
-        capture_output=True, text=True, env={**env, "MYPYPATH": str(PKG.parent)},
+        capture_output=True, text=True, env=mypy_env(PKG),
         timeout=300, cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -1,7 +1,11 @@
 /* The client handle shared by Producer and Consumer: callbacks, the serving loop, lifetime. */
 #include "handle.h"
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <time.h>
+#endif
 
 #include "conf.h"
 #include "consumer.h"
@@ -36,11 +40,26 @@ void cfl_fork_watch(void) {
 void cfl_fork_watch(void) {}
 #endif
 
-static int64_t now_ms(void) {
+int64_t cfl_monotonic_ms(void) {
+#ifdef _WIN32
+    return (int64_t)GetTickCount64();
+#else
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+#endif
 }
+
+void cfl_sleep_ms(int ms) {
+#ifdef _WIN32
+    Sleep((DWORD)ms);
+#else
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+#endif
+}
+
+static int64_t now_ms(void) { return cfl_monotonic_ms(); }
 
 /* ---- delivery report queues ------------------------------------------------------------- */
 
@@ -564,8 +583,7 @@ int cfl_handle_started(Handle *h) {
     int64_t deadline = now_ms() + CFL_OAUTH_WAIT_MS;
     while (h->oauth_state == 1 && now_ms() < deadline) {
         Py_BEGIN_ALLOW_THREADS
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
+        cfl_sleep_ms(10);
         Py_END_ALLOW_THREADS
         if (PyErr_CheckSignals() < 0)
             return -1;
@@ -629,8 +647,7 @@ void cfl_handle_quiesce(Handle *h) {
         if (h->rkqu != NULL)
             rd_kafka_queue_yield(h->rkqu);
         Py_BEGIN_ALLOW_THREADS
-        struct timespec ts = {0, 5 * 1000 * 1000};
-        nanosleep(&ts, NULL);
+        cfl_sleep_ms(5);
         Py_END_ALLOW_THREADS
     }
 }

@@ -98,6 +98,11 @@ static inline int PyModule_AddObjectRef(PyObject *m, const char *name, PyObject 
 }
 #endif
 
+/* A monotonic clock in milliseconds, and a short sleep (the caller releases the GIL): POSIX has
+ * clock_gettime/nanosleep, Windows (MSVC) has neither. Defined in handle.c. */
+int64_t cfl_monotonic_ms(void);
+void cfl_sleep_ms(int ms);
+
 /* Python < 3.12 has no PyErr_GetRaisedException; keep one shape across versions. */
 #if PY_VERSION_HEX >= 0x030C0000
 #define CFL_FETCH_EXC() PyErr_GetRaisedException()
