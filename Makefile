@@ -15,7 +15,6 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BENCH_VENV := .bench-venv
 UPSTREAM_VERSION := 2.16.1
-AIOKAFKA_VERSION := 0.14.0
 PYTEST_ARGS ?=
 TEST_TIMEOUT ?= 1500
 
