@@ -41,19 +41,32 @@ def python_blocks(markdown: Union[str, pathlib.Path]) -> List[Tuple[int, str]]:
     return blocks
 
 
-def page_module(markdown: Union[str, pathlib.Path]) -> str:
-    """The Python blocks of one page joined into one module, in order (later blocks may use
-    what earlier ones defined, as a reader runs them)."""
-    return "\n".join(f"# line {n}\n{code}" for n, code in python_blocks(markdown))
+def page_block_files(markdown: Union[str, pathlib.Path], workdir: pathlib.Path) -> List[pathlib.Path]:
+    """Each Python block of one page written to a module of its own in ``workdir`` (every block
+    runs on its own, as a reader copies it), named ``<page>_<line>.py`` and padded so that
+    mypy's line numbers are the page's."""
+    page = pathlib.Path(markdown)
+    files = []
+    for line, code in python_blocks(page):
+        path = workdir / f"{page.stem.replace('-', '_')}_{line}.py"
+        path.write_text("\n" * (line - 1) + code, encoding="utf-8")
+        files.append(path)
+    return files
+
+
+# The mypy settings for users' code (strict, pyarrow untyped), read explicitly: mypy runs from
+# a scratch directory, where it would otherwise find no configuration at all.
+MYPY_CONFIG = REPO / "pyproject.toml"
 
 
 def mypy_strict(targets: Sequence[Union[str, pathlib.Path]], workdir: pathlib.Path,
                 timeout: float = 600) -> subprocess.CompletedProcess:
-    """``mypy --strict TARGETS`` with the package's stubs, a private cache, from ``workdir``."""
+    """``mypy --strict TARGETS`` with the package's stubs and ``MYPY_CONFIG``, a private cache,
+    from ``workdir``."""
     env = dict(os.environ, MYPYPATH=str(PKG.parent))
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir",
-         str(workdir / ".mypy_cache"), *map(str, targets)],
+        [sys.executable, "-m", "mypy", "--strict", "--config-file", str(MYPY_CONFIG),
+         "--no-incremental", "--cache-dir", str(workdir / ".mypy_cache"), *map(str, targets)],
         capture_output=True, text=True, env=env, timeout=timeout, cwd=workdir)
 
 

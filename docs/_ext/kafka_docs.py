@@ -30,17 +30,28 @@ from sphinx.directives.other import TocTree
 from sphinx.util.docutils import SphinxDirective
 
 PACKAGE = "confluent_kafka"
-# Modules that hold only what the package re-exports elsewhere, or that are not an API.
-NOT_API = {"confluent_kafka.cimpl", "confluent_kafka.__main__"}
+# Modules (with everything under them) that are not a Python API: ``cimpl`` holds only what the
+# package re-exports elsewhere; ``cli`` is the ``confluent-kafka`` command-line tool, whose
+# modules are its implementation and whose interface is the command line (docs/cli.md).
+NOT_API = {"confluent_kafka.cimpl", "confluent_kafka.__main__", "confluent_kafka.cli"}
+
+
+def is_api_module(name: str) -> bool:
+    """Whether module ``name`` is part of the Python API: no part of its dotted name starts
+    with ``_``, and neither it nor a package above it is in ``NOT_API``."""
+    parts = name.split(".")
+    if any(part.startswith("_") for part in parts):
+        return False
+    return not any(".".join(parts[:i]) in NOT_API for i in range(1, len(parts) + 1))
 
 
 def public_modules() -> List[str]:
-    """The package and every submodule whose dotted name has no part starting with ``_``."""
+    """The package and every submodule that :func:`is_api_module` accepts."""
     pkg = importlib.import_module(PACKAGE)
     found = [PACKAGE]
     for info in pkgutil.walk_packages(pkg.__path__, PACKAGE + "."):
         name = info.name
-        if name in NOT_API or any(part.startswith("_") for part in name.split(".")):
+        if not is_api_module(name):
             continue
         found.append(name)
     return sorted(found)

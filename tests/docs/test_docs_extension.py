@@ -15,7 +15,7 @@ pytest.importorskip("sphinx", reason="Sphinx is installed by the test extra on P
 pytest.importorskip("myst_parser", reason="myst-parser is installed by the test extra on Python >= 3.11 only")
 
 from docs_paths import DOCS, ROOT  # noqa: E402
-from kafka_docs import modules_with_pages, public_modules  # noqa: E402
+from kafka_docs import NOT_API, is_api_module, modules_with_pages, public_modules  # noqa: E402
 
 CONF = f"""
 import sys
@@ -84,7 +84,18 @@ def test_optional_toctree_and_undocumented_modules(tmp_path: pathlib.Path) -> No
 def test_the_site_has_an_api_page_for_each_known_module() -> None:
     covered = modules_with_pages(DOCS / "api")
     assert {"confluent_kafka", "confluent_kafka.admin", "confluent_kafka.testing",
-            "confluent_kafka.testing.pytest_plugin", "confluent_kafka.error"} <= covered
+            "confluent_kafka.testing.pytest_plugin", "confluent_kafka.error",
+            "confluent_kafka.serialization"} <= covered
     assert {"confluent_kafka", "confluent_kafka.admin", "confluent_kafka.testing",
-            "confluent_kafka.error"} <= set(public_modules())
+            "confluent_kafka.error", "confluent_kafka.serialization"} <= set(public_modules())
     assert "confluent_kafka.cimpl" not in public_modules()
+
+
+def test_the_command_line_tool_is_not_a_python_api() -> None:
+    # Its interface is the command line (docs/cli.md); its modules are implementation.
+    modules = public_modules()
+    assert not [m for m in modules if m == "confluent_kafka.cli" or m.startswith("confluent_kafka.cli.")]
+    assert "confluent_kafka.cli" in NOT_API
+    assert is_api_module("confluent_kafka.client")  # by dotted part, not by string prefix
+    assert not is_api_module("confluent_kafka.cli.produce")
+    assert not is_api_module("confluent_kafka.admin._model")

@@ -9,7 +9,7 @@ from typing import List
 
 import pytest
 
-from typing_helpers import REPO, mypy_strict, mypy_strict_source, page_module, python_blocks
+from typing_helpers import REPO, mypy_strict, mypy_strict_source, page_block_files, python_blocks
 
 pytest.importorskip("mypy")
 
@@ -25,7 +25,8 @@ def test_examples_are_strict_clean(tmp_path: pathlib.Path) -> None:
 
 @pytest.mark.parametrize("page", DOC_PAGES, ids=[p.name for p in DOC_PAGES])
 def test_doc_examples_are_strict_clean(page: pathlib.Path, tmp_path: pathlib.Path) -> None:
-    result = mypy_strict_source(page_module(page), tmp_path, page.stem.replace("-", "_") + "_examples.py")
+    # One mypy run per page, each block a module of its own (errors read <page>_<block line>.py:<page line>).
+    result = mypy_strict(page_block_files(page, tmp_path), tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -34,6 +35,9 @@ def test_python_blocks_are_found(tmp_path: pathlib.Path) -> None:
     page.write_text("# T\n\n```python\nx = 1\n```\n\n```{code-block} python\nbroker()\n```\n\n"
                     "````python\ny = '```'\n````\n")
     assert python_blocks(page) == [(4, "x = 1\n"), (12, "y = '```'\n")]
+    files = page_block_files(page, tmp_path)
+    assert [f.name for f in files] == ["p_4.py", "p_12.py"]
+    assert files[1].read_text().splitlines()[11] == "y = '```'"  # the page's line 12
 
 
 SAMPLE = textwrap.dedent(

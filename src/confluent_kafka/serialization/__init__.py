@@ -41,8 +41,11 @@ class SerializationError(KafkaException):
 class MessageField:
     """Which part of a message a serializer is working on (plain string constants)."""
 
+    #: Neither the key nor the value.
     NONE = "none"
+    #: The message key.
     KEY = "key"
+    #: The message value.
     VALUE = "value"
 
 
@@ -54,7 +57,12 @@ class SerializationContext:
     :param headers: the message headers, as given to ``produce()`` or as consumed.
     """
 
-    __slots__ = ("topic", "field", "headers")
+    # A dict, so that each attribute carries its documentation.
+    __slots__ = {
+        "topic": "The topic the message is produced to or was consumed from.",
+        "field": "Which part of the message: :attr:`MessageField.KEY` or :attr:`MessageField.VALUE`.",
+        "headers": "The message headers, as given to ``produce()`` or as consumed (None if none).",
+    }
 
     def __init__(self, topic: Optional[str], field: str, headers: Optional[Any] = None) -> None:
         self.topic = topic
@@ -185,7 +193,7 @@ class DoubleDeserializer(_StructDeserializer):
 class StringSerializer(Serializer):
     """Encodes a ``str`` with a codec (UTF-8 by default; any name :mod:`codecs` knows)."""
 
-    __slots__ = ("codec",)
+    __slots__ = {"codec": "The name of the codec that encodes the strings, e.g. ``utf_8``."}
 
     def __init__(self, codec: str = "utf_8") -> None:
         import codecs
@@ -208,7 +216,7 @@ class StringSerializer(Serializer):
 class StringDeserializer(Deserializer):
     """Decodes bytes with a codec (UTF-8 by default) into a ``str``."""
 
-    __slots__ = ("codec",)
+    __slots__ = {"codec": "The name of the codec that decodes the bytes, e.g. ``utf_8``."}
 
     def __init__(self, codec: str = "utf_8") -> None:
         import codecs
