@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, List, Literal, Optional, Union, overload
 
 from ..cimpl import Consumer, KafkaError, KafkaException, Message, TopicPartition
 from . import _slices
@@ -139,6 +139,14 @@ class AIOConsumer:
             if left <= 0:
                 return None
             await self._wake.wait(left)
+
+    @overload
+    async def consume(self, num_messages: int = ..., timeout: Optional[float] = ...,
+                      by_partition: Literal[False] = ...) -> List[Message]: ...
+
+    @overload
+    async def consume(self, num_messages: int = ..., timeout: Optional[float] = ..., *,
+                      by_partition: Literal[True]) -> Dict[TopicPartition, List[Message]]: ...
 
     async def consume(self, num_messages: int = 1, timeout: Optional[float] = None,
                       by_partition: bool = False) -> Union[List[Message], Dict[TopicPartition, List[Message]]]:
