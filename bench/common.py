@@ -52,7 +52,9 @@ def parse_args(description: str, argv: Optional[List[str]] = None) -> argparse.N
     ap.add_argument("--native", default=str(NATIVE_DEFAULT),
                     help="the rdkbench binary (`make bench-native` builds it)")
     ap.add_argument("--timeout", type=float, default=300.0, help="bound on each run, seconds")
-    ap.add_argument("--json", help="also write the raw results to this file")
+    ap.add_argument("--json", help="also write the raw results to this file (after every run)")
+    ap.add_argument("--report", metavar="JSON",
+                    help="measure nothing: print the table (and --plot) of results saved by --json")
     args = ap.parse_args(argv)
     args.n = args.n or (100_000 if args.quick else 1_000_000)
     try:
@@ -63,7 +65,7 @@ def parse_args(description: str, argv: Optional[List[str]] = None) -> argparse.N
         ap.error("-n and --repeat must be at least 1, sizes at least 0")
     for path, what in ((args.upstream_python, "upstream interpreter (make bench creates .bench-venv)"),
                        (args.native, "rdkbench (make bench-native builds it)")):
-        if not os.access(path, os.X_OK):
+        if not args.report and not os.access(path, os.X_OK):
             ap.error(f"{what} not found at {path}")
     return args
 
@@ -157,10 +159,22 @@ class Session:
         if text not in self.notes:
             self.notes.append(text)
 
-    def peer(self, client: str, role: str, argv: Iterable, extra_time: float = 0.0) -> dict:
-        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv."""
-        return self.python_worker(client, "peer_worker.py", ["--client", client, "--role", role] + list(argv),
-                                  extra_time)
+    def peer(self, client: str, role: str, argv: Iterable, extra_time: float = 0.0) -> Optional[dict]:
+        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv. A failed
+        run (e.g. deliveries timing out) becomes a note instead of ending the benchmark."""
+        try:
+            return self.python_worker(client, "peer_worker.py",
+                                      ["--client", client, "--role", role] + list(argv), extra_time)
+        except SystemExit as e:
+            first = str(e).splitlines()
+            detail = next((line for line in first if line.startswith("{")), first[0] if first else "")
+            self.note(f"{client} {role} ({self.n:,} x {self.size:,} B) failed: {detail[:300]}")
+            return None
+
+    def runs_peer(self, client: str, rep: int) -> bool:
+        """Peers run once per workload: they are far slower, and a median of one is enough to
+        place them."""
+        return client not in PEERS or rep == 0
 
     def python_worker(self, client: str, script: str, argv: Iterable, extra_time: float = 0.0) -> dict:
         """Run bench/<script> under the client's interpreter; the result must come from that client."""
@@ -178,7 +192,9 @@ class Session:
         result = run_json(cmd, self.args.timeout + extra_time + SLACK)
         return add_rates(result) if "seconds" in result else result
 
-    def record(self, workload: str, client: str, rep: int, result: dict) -> None:
+    def record(self, workload: str, client: str, rep: int, result: Optional[dict]) -> None:
+        if result is None:
+            return
         self.runs.setdefault(workload, {}).setdefault(client, []).append(result)
         if self.args.json:  # after every run, so an interrupted benchmark keeps what it measured
             pathlib.Path(self.args.json).write_text(json.dumps(
@@ -266,7 +282,8 @@ def plot(session: Session, path: str) -> None:
     y = list(range(len(labels)))[::-1]
     ax.barh(y, values, color=colours)
     ax.set_yticks(y, labels, fontsize=7)
-    ax.set_xlabel("messages per second (median run)")
+    ax.set_xscale("log")  # rows span kafka-python at 10 KB to native at 100 B
+    ax.set_xlabel("messages per second (median run, log scale)")
     ax.set_title("confluent_kafka throughput on tansu (loopback)")
     for yi, v in zip(y, values):
         ax.text(v, yi, f" {v:,.0f}", va="center", fontsize=6)
@@ -278,6 +295,14 @@ def plot(session: Session, path: str) -> None:
 def main(description: str, benchmarks: List[Callable[[Session], None]],
          argv: Optional[List[str]] = None) -> int:
     args = parse_args(description, argv)
+    if args.report:
+        saved = json.loads(pathlib.Path(args.report).read_text())
+        session = Session(args)
+        session.runs, session.baselines = saved["runs"], saved.get("baselines", {})
+        print_table(session)
+        if args.plot:
+            plot(session, args.plot)
+        return 0
     print(f"value sizes {args.sizes}, {args.repeat} run(s) per workload and client", flush=True)
     session = Session(args)
     try:

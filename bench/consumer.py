@@ -63,6 +63,8 @@ def run(session: common.Session) -> None:
                 session.baselines[workload] = session.workload(baseline)
             extra = ["--prefetch", wait] if prefetch else []
             for client in session.client_order(rep + i, clients):
+                if not session.runs_peer(client, rep):
+                    continue
                 if client == "native":
                     r = session.native("consume", ["--topic", topic, "-n", n, "--size", size,
                                                    "--batch", batch] + extra, extra_time=wait)

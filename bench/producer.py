@@ -46,6 +46,8 @@ def run(session: common.Session) -> None:
             if api != "produce":
                 session.baselines[workload] = session.workload("produce, no callback")
             for client in session.client_order(rep + i, clients):
+                if not session.runs_peer(client, rep):
+                    continue
                 session.record(workload, client, rep, run_one(session, client, api, callback))
     session.note("produce: produce() + poll(0) per message, then flush(); fresh topic per run (native: "
                  "rd_kafka_produce + rd_kafka_poll(0); kafka-python/aiokafka: send() per message, "
