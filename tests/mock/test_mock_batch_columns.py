@@ -225,3 +225,27 @@ def test_unknown_partition_is_refused(mock_cluster: Any, unique_topic: str, make
     with pytest.raises(KafkaException) as info:
         p.produce_batch(unique_topic, [b"a"], partition=5)
     assert info.value.args[0].code() == KafkaError._UNKNOWN_PARTITION
+
+
+def test_errors_only_reports_carry_the_failed_messages(mock_cluster: Any, unique_topic: str,
+                                                       make_producer: Callable, reports: Callable) -> None:
+    """With delivery.report.only.error a batch keeps no per-message objects; a failed message's
+    report still carries its value, key, headers and topic (copied back from librdkafka)."""
+    mock_cluster.create_topic(unique_topic, partitions=1)
+    dr = reports()
+    p = make_producer({"delivery.report.only.error": True, "message.timeout.ms": 500})
+    assert p.produce_batch(unique_topic, pa.array([b"ok0", b"ok1"]), on_delivery=dr) == 2
+    assert p.flush(30) == 0
+    assert len(dr) == 0  # successes are not reported
+    p.list_topics(unique_topic, timeout=10)
+    mock_cluster.broker_down(1)
+    try:
+        assert p.produce_batch(unique_topic, pa.array([b"x", None, b"z"]), keys=["k1", "k2", None],
+                               headers=[[("h", b"1")], None, None], on_delivery=dr) == 3
+        assert p.flush(30) == 0
+    finally:
+        mock_cluster.broker_up(1)
+    assert [e.code() for e in dr.errors] == [KafkaError._MSG_TIMED_OUT] * 3
+    assert [(m.value(), m.key(), m.headers(), m.topic()) for m in dr.messages] == [
+        (b"x", b"k1", [("h", b"1")], unique_topic), (None, b"k2", None, unique_topic),
+        (b"z", None, None, unique_topic)]

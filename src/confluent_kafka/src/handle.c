@@ -91,6 +91,39 @@ void cfl_msgref_free(MsgRef *ref) {
     PyMem_Free(ref);
 }
 
+static DrCopy *dr_copy(const rd_kafka_message_t *rkm) {
+    DrCopy *c = malloc(sizeof(*c) + rkm->len + rkm->key_len);
+    if (c == NULL)
+        return NULL;
+    c->has_value = rkm->payload != NULL;
+    c->has_key = rkm->key != NULL;
+    c->value_len = c->has_value ? rkm->len : 0;
+    c->key_len = c->has_key ? rkm->key_len : 0;
+    if (c->value_len)
+        memcpy(c->data, rkm->payload, c->value_len);
+    if (c->key_len)
+        memcpy(c->data + c->value_len, rkm->key, c->key_len);
+    rd_kafka_headers_t *hdrs;
+    c->headers = rd_kafka_message_headers(rkm, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR ? rd_kafka_headers_copy(hdrs) : NULL;
+    return c;
+}
+
+/* Release what a report holds: its MsgRef (a shared one once its last message reported) and
+ * its copy. GIL held. */
+static void dr_release(const DrEntry *e) {
+    if (e->copy != NULL) {
+        if (e->copy->headers != NULL)
+            rd_kafka_headers_destroy(e->copy->headers);
+        free(e->copy);
+    }
+    if (e->ref->shared == 0 || --e->ref->shared == 0)
+        cfl_msgref_free(e->ref);
+}
+
+static PyObject *bytes_or_null(const char *p, size_t len, int present) {
+    return present ? PyBytes_FromStringAndSize(p, (Py_ssize_t)len) : NULL;
+}
+
 /* Hand one report to its callback and release the message's references. GIL held. */
 static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
     MsgRef *ref = e->ref;
@@ -102,10 +135,18 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
         MessageObject *m = err ? cfl_message_alloc(st) : NULL;
         if (m != NULL) {
             m->topic = Py_XNewRef(ref->topic);
-            m->value = Py_XNewRef(ref->value);
-            m->key = Py_XNewRef(ref->key);
-            m->headers = Py_XNewRef(ref->headers);
-            m->headers_raw = ref->headers != NULL;
+            if (e->copy != NULL) {
+                DrCopy *c = e->copy;
+                m->value = bytes_or_null(c->data, c->value_len, c->has_value);
+                m->key = bytes_or_null(c->data + c->value_len, c->key_len, c->has_key);
+                m->c_headers = c->headers; /* the Message's now */
+                c->headers = NULL;
+            } else {
+                m->value = Py_XNewRef(ref->value);
+                m->key = Py_XNewRef(ref->key);
+                m->headers = Py_XNewRef(ref->headers);
+                m->headers_raw = ref->headers != NULL;
+            }
             m->error = err != Py_None ? Py_NewRef(err) : NULL;
             m->partition = e->partition;
             m->offset = e->offset;
@@ -113,7 +154,8 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
             m->tstype = e->tstype;
             m->latency_us = e->latency_us;
             m->leader_epoch = e->leader_epoch;
-            PyObject *res = ref->opaque != NULL
+            PyObject *res = PyErr_Occurred() ? NULL /* a copy's bytes could not be made */
+                            : ref->opaque != NULL
                                 ? PyObject_CallFunctionObjArgs(ref->callback, ref->opaque, err, (PyObject *)m, NULL)
                                 : PyObject_CallFunctionObjArgs(ref->callback, err, (PyObject *)m, NULL);
             rc = res != NULL ? 0 : -1;
@@ -124,7 +166,7 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
         }
         Py_XDECREF(err);
     }
-    cfl_msgref_free(ref);
+    dr_release(e);
     return rc;
 }
 
@@ -182,7 +224,7 @@ int cfl_call_end(CallState *cs) {
     for (size_t i = cs->drs.head; i < cs->drs.len; i++) {
         if (drq_push(&h->backlog, &cs->drs.items[i]) < 0) {
             /* Out of memory: release what the report holds rather than leak it. */
-            cfl_msgref_free(cs->drs.items[i].ref);
+            dr_release(&cs->drs.items[i]);
         }
     }
     drq_free(&cs->drs);
@@ -320,6 +362,8 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
         .leader_epoch = rd_kafka_message_leader_epoch(rkm),
         .latency_us = rd_kafka_message_latency(rkm),
     };
+    if (ref->shared && rkm->err)
+        e.copy = dr_copy(rkm); /* NULL without memory: reported with no value and key */
     e.timestamp = rd_kafka_message_timestamp(rkm, &tstype);
     e.tstype = (int)tstype;
     if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
@@ -763,7 +807,7 @@ void cfl_handle_dealloc(Handle *h) {
     cfl_handle_destroy(h);
     h->no_callbacks = 1;
     for (size_t i = h->backlog.head; i < h->backlog.len; i++)
-        cfl_msgref_free(h->backlog.items[i].ref);
+        dr_release(&h->backlog.items[i]);
     drq_free(&h->backlog);
     Py_CLEAR(h->topics);
     cfl_handle_clear(h);

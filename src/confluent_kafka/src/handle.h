@@ -19,11 +19,23 @@ typedef struct {
     PyObject *headers; /* the user's headers object, or NULL */
     PyObject *callback;
     PyObject *opaque;  /* when set, the report calls callback(opaque, err, msg) (asyncio layer) */
+    Py_ssize_t shared; /* > 0: one ref for the messages of a batch whose successful reports are not
+                          wanted (delivery.report.only.error), this many still pending; a failed
+                          one's value and key are copied from librdkafka's report (DrCopy) */
 } MsgRef;
+
+/* A failed message's bytes for a shared MsgRef's report, copied without the GIL. */
+typedef struct {
+    rd_kafka_headers_t *headers;
+    size_t value_len, key_len;
+    char has_value, has_key;
+    char data[]; /* value, then key */
+} DrCopy;
 
 /* One delivery report, captured without the GIL. */
 typedef struct {
     MsgRef *ref;
+    DrCopy *copy; /* shared refs, failed reports only */
     int64_t offset;
     int64_t timestamp;
     int64_t latency_us;

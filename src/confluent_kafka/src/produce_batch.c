@@ -198,10 +198,13 @@ static void at_row(const char *what, Py_ssize_t i) {
 typedef struct {
     Column values, keys, partitions, timestamps, headers;
     rd_kafka_headers_t **hdrs; /* converted before anything is enqueued; NULL once handed over */
+    MsgRef *shared;            /* with delivery.report.only.error: one ref for every message */
     Py_ssize_t n;
 } Batch;
 
 static void batch_close(Batch *b) {
+    if (b->shared != NULL && b->shared->shared == 0)
+        cfl_msgref_free(b->shared); /* no message took it */
     for (Py_ssize_t i = 0; b->hdrs != NULL && i < b->n; i++)
         if (b->hdrs[i] != NULL)
             rd_kafka_headers_destroy(b->hdrs[i]);
@@ -295,7 +298,9 @@ static int enqueue_row(Handle *h, Batch *b, Py_ssize_t i, PyObject *topic, rd_ka
     if (column_bytes(&b->values, i, &value, &value_len, &vview, &have_vview) < 0 ||
         column_bytes(&b->keys, i, &key, &key_len, &kview, &have_kview) < 0)
         goto done;
-    if (callback != NULL) {
+    if (b->shared != NULL) {
+        ref = b->shared; /* librdkafka copies the bytes; a failed report copies them back */
+    } else if (callback != NULL) {
         if ((ref = row_ref(b, i, topic, callback, value, value_len, key, key_len)) == NULL)
             goto done;
         if (ref->value != NULL) { /* the report's bytes travel without a copy */
@@ -309,8 +314,12 @@ static int enqueue_row(Handle *h, Batch *b, Py_ssize_t i, PyObject *topic, rd_ka
                              timestamp, hdrs, ref, &err);
     if (b->hdrs)
         b->hdrs[i] = NULL; /* librdkafka's on success, destroyed on failure */
-    if (rc == 0)
+    if (b->shared != NULL && ref == b->shared) {
+        ref->shared += rc == 0;
         ref = NULL;
+    } else if (rc == 0) {
+        ref = NULL;
+    }
 done:
     cfl_bytes_release(&vview, have_vview);
     cfl_bytes_release(&kview, have_kview);
@@ -339,6 +348,15 @@ static PyObject *produce_columns(Handle *self, PyObject *topic, PyObject *values
     if (rkt == NULL)
         goto done;
     callback = callback != NULL ? callback : self->on_delivery;
+    if (callback != NULL && self->dr_only_error) {
+        /* Successful reports are not wanted: no per-message objects at all. */
+        if ((b.shared = PyMem_Calloc(1, sizeof(*b.shared))) == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        b.shared->callback = Py_NewRef(callback);
+        b.shared->topic = Py_NewRef(topic);
+    }
     Py_ssize_t i = 0;
     for (; i < b.n; i++)
         if (enqueue_row(self, &b, i, topic, rkt, callback) < 0)
