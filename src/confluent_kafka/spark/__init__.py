@@ -33,7 +33,7 @@ def register(spark: Any, name: Optional[str] = None) -> str:
     """
     from ._source import KafkaDataSource
 
-    cls = KafkaDataSource
+    cls: Any = KafkaDataSource
     if name is not None and name != DEFAULT_NAME:
         if not isinstance(name, str) or not name:
             raise ValueError(f"name must be a non-empty string, not {name!r}")
@@ -41,4 +41,4 @@ def register(spark: Any, name: Optional[str] = None) -> str:
         cls = type("KafkaDataSource_" + name.replace(".", "_"), (KafkaDataSource,),
                    {"name": classmethod(lambda _cls: fixed), "__module__": KafkaDataSource.__module__})
     spark.dataSource.register(cls)
-    return cls.name()
+    return str(cls.name())

@@ -9,7 +9,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 from ._offsets import OffsetPlanner
 from ._options import ReadOptions, WriteOptions
 from ._reader import read_range
-from ._schema import read_ddl
+from ._schema import pyarrow, read_ddl
 from ._writer import check_schema, write_batches
 
 
@@ -35,7 +35,7 @@ def write(df: Any, topic: Optional[str] = None, options: Optional[Mapping[str, A
     check_schema(((f.name, f.dataType.simpleString()) for f in df.schema.fields), opts.topic)
 
     def task(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
+        pa = pyarrow()
         from pyspark import TaskContext
 
         tc = TaskContext.get()

@@ -69,7 +69,7 @@ class OffsetPlanner:
         self.options = options
         self._consumer: Optional[Consumer] = None
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> Dict[str, object]:
         return {"options": self.options, "_consumer": None}
 
     def _client(self) -> Consumer:

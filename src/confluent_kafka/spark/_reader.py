@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from .. import Consumer, KafkaError, KafkaException, TopicPartition
 from ._offsets import OffsetRange
-from ._schema import arrow_schema, to_spark_batch
+from ._schema import arrow_schema, pyarrow_compute, to_spark_batch
 
 BATCH_ROWS = 10_000  # messages per consume_arrow() call: one Arrow batch handed to Spark
 POLL_SLICE = 1.0  # seconds per consume_arrow() wait, so the progress deadline is checked
@@ -34,8 +34,7 @@ def read_range(conf: Dict[str, str], rng: OffsetRange, include_headers: bool, po
     """
     if rng.size == 0:
         return
-    import pyarrow.compute as pc
-
+    pc = pyarrow_compute()
     schema = arrow_schema(include_headers)
     last_error = _LastError()
     c = Consumer({**conf, "error_cb": last_error})

@@ -8,7 +8,18 @@ without touching the key and value buffers.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
+
+
+def pyarrow() -> Any:
+    """The ``pyarrow`` module (imported where used: the driver of a write never needs it)."""
+    return importlib.import_module("pyarrow")
+
+
+def pyarrow_compute() -> Any:
+    """The ``pyarrow.compute`` module."""
+    return importlib.import_module("pyarrow.compute")
 
 #: The read schema as Spark DDL, without and with the headers column (``includeHeaders``).
 READ_DDL = ("key binary, value binary, topic string, partition int, offset long, "
@@ -23,8 +34,7 @@ def read_ddl(include_headers: bool) -> str:
 
 def arrow_schema(include_headers: bool) -> Any:
     """The Arrow schema Spark expects for :func:`read_ddl` (what ``to_arrow_schema`` derives)."""
-    import pyarrow as pa
-
+    pa = pyarrow()
     fields = [
         pa.field("key", pa.binary()),
         pa.field("value", pa.binary()),
@@ -46,9 +56,7 @@ def to_spark_batch(batch: Any, schema: Any) -> Any:
     Kafka numbers timestamp types -1 (none), 0 (create time), 1 (log append time); librdkafka
     numbers the same three 0, 1, 2.
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+    pa, pc = pyarrow(), pyarrow_compute()
     columns = [
         batch.column("key"),
         batch.column("value"),

@@ -7,7 +7,6 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, DataSourceStreamReader, InputPartition, WriterCommitMessage
 
 from ._offsets import (
-    EARLIEST,
     OffsetMap,
     OffsetPlanner,
     from_offset_map,
@@ -16,7 +15,7 @@ from ._offsets import (
     split_ranges,
     to_offset_map,
 )
-from ._options import ReadOptions, WriteOptions
+from ._options import EARLIEST, ReadOptions, WriteOptions
 from ._source import KafkaCommitMessage, read_partition, reader_partitions, task_partition_id
 from ._writer import write_batches
 

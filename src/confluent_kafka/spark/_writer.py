@@ -15,6 +15,7 @@ from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
 from .. import KafkaError, KafkaException, Message, Producer
 from . import _producers
 from ._options import WriteOptions
+from ._schema import pyarrow_compute
 
 #: Columns of a write and the Arrow type families each may have (Spark's Kafka sink columns).
 WRITE_COLUMNS = ("key", "value", "topic", "partition", "headers", "timestamp")
@@ -87,8 +88,7 @@ def _by_topic(batch: Any, topic_option: Optional[str]) -> Iterator[Tuple[str, An
     if topic_option is not None:
         yield topic_option, batch
         return
-    import pyarrow.compute as pc
-
+    pc = pyarrow_compute()
     topics = _column(batch, "topic")
     if topics.null_count:
         raise ValueError("a row has a null 'topic' and no 'topic' option is set")
