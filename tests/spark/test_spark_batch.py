@@ -90,7 +90,8 @@ def _offsets_of(df: Any) -> Dict[int, list]:
 def test_starting_and_ending_offsets_are_honoured(spark: Any, new_topic: Callable[..., str],
                                                   kafka_options: Dict[str, str]) -> None:
     topic = new_topic(2)
-    _write(spark.range(200).selectExpr("cast(id % 2 AS int) AS partition", "cast(id AS string) AS value"),
+    # one task writes, so each partition holds its rows in id order
+    _write(spark.range(0, 200, 1, 1).selectExpr("cast(id % 2 AS int) AS partition", "cast(id AS string) AS value"),
            kafka_options, topic=topic)
 
     everything = _offsets_of(_read(spark, kafka_options, subscribe=topic))
