@@ -5,6 +5,7 @@
 #   make bench   compare this client with upstream confluent-kafka, kafka-python, aiokafka and
 #                native librdkafka (bench/run.py; `make bench-quick` for a smoke run)
 #   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
+#   make bench-spark  the Spark data source against upstream's mapInArrow pattern (bench/spark_bench.py)
 #   make docs    build the HTML documentation into build/docs
 #   make wheel   sdist and a manylinux wheel with librdkafka bundled, in dist/ (no Docker needed)
 #   make matrix  build and run the unit + mock tiers on every pyenv CPython 3.9-3.13
@@ -24,8 +25,11 @@ DEPS_STAMP := $(VENV)/.deps-stamp
 BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 OURS_BENCH_STAMP := $(VENV)/.bench-stamp
 PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.14.0
+# Spark for upstream's side of bench-spark (the same versions as this project's test extra).
+SPARK_PEERS := pyspark==4.3.0 'pandas>=2.2,<3' 'pyarrow>=15'
+SPARK_BENCH_STAMP := $(BENCH_VENV)/.spark-stamp
 
-.PHONY: all deps build demo test docs bench bench-quick bench-native soak wheel matrix clean
+.PHONY: all deps build demo test docs bench bench-quick bench-native bench-spark soak wheel matrix clean
 
 all: build
 
@@ -91,6 +95,15 @@ bench: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP)
 bench-quick: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP)
 	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench --quick \
 	    --repeat 1 $(BENCH_ARGS)
+
+# pyspark in the peers' virtualenv too: upstream's pattern runs under upstream's interpreter.
+$(SPARK_BENCH_STAMP): $(BENCH_STAMP)
+	$(BENCH_VENV)/bin/python -m pip install -q --disable-pip-version-check $(SPARK_PEERS)
+	touch $@
+
+SPARK_BENCH_ARGS ?=
+bench-spark: build $(SPARK_BENCH_STAMP)
+	$(PY) bench/spark_bench.py --upstream-python $(BENCH_VENV)/bin/python $(SPARK_BENCH_ARGS)
 
 soak: build
 	$(PY) bench/soak.py

@@ -10,7 +10,8 @@
   overrides merged in: ``consumer_conf({"enable.auto.commit": False})``.
 * ``mock_cluster``: a 3-broker librdkafka mock cluster, closed after the test.
 
-Tests under tests/integration are marked ``integration``, tests under tests/mock ``mock``.
+Tests under tests/integration are marked ``integration``, tests under tests/mock ``mock``,
+tests under tests/spark ``spark``.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ sys.path.insert(0, str(TESTS_DIR.parent / "scripts"))
 
 from tansu_broker import TansuBroker  # noqa: E402
 
-TIER_MARKERS = {"integration": "integration", "mock": "mock"}
+TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark"}
 
 
 def pytest_collection_modifyitems(config, items):

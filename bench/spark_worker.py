@@ -1,0 +1,189 @@
+"""One side of the Spark benchmark, in its own process: a local[2] SparkSession that writes
+``--rows`` rows of ``--size`` bytes to Kafka and reads them back, ``--repeat`` times, and prints
+one JSON object with the wall time of every write and read.
+
+``--client ours`` uses this project's data source (``confluent_kafka.spark``). ``--client
+upstream`` runs, under upstream confluent-kafka's interpreter, the pattern its users write by
+hand: ``mapInArrow`` with a Producer cached per Python worker (delivery reports for errors only,
+a flush per task), and for reads one task per partition that assigns the partition, consumes up
+to the planned end offset with ``consume(num_messages)`` and builds an Arrow batch from the
+Message objects. Both read the same columns (Spark's Kafka schema without headers) and run the
+same aggregation over them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any, Dict, Iterator, List
+
+READ_DDL = ("key binary, value binary, topic string, partition int, offset long, "
+            "timestamp timestamp, timestampType int")
+
+
+def session() -> Any:
+    from pyspark.sql import SparkSession
+
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    s = (SparkSession.builder.master("local[2]").appName("kafka-spark-bench")
+         .config("spark.ui.enabled", "false")
+         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+         .config("spark.python.unix.domain.socket.enabled", "true")
+         .config("spark.sql.session.timeZone", "UTC")
+         .getOrCreate())
+    s.sparkContext.setLogLevel("ERROR")
+    return s
+
+
+def source_frame(spark: Any, rows: int, size: int, tasks: int) -> Any:
+    """``rows`` values of exactly ``size`` bytes (the row number, padded), in ``tasks`` partitions."""
+    return spark.range(0, rows, 1, tasks).selectExpr(f"cast(lpad(cast(id AS string), {size}, 'x') AS binary) AS value")
+
+
+def aggregate(df: Any) -> List[Any]:
+    """What both sides do with what they read: every column reaches Spark, then one row."""
+    return df.selectExpr("count(*)", "sum(length(value))", "max(offset)", "count(DISTINCT partition)").collect()
+
+
+# ---- ours ------------------------------------------------------------------------------------
+
+def ours_write(spark: Any, df: Any, bootstrap: str, topic: str) -> None:
+    df.write.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap).option("topic", topic) \
+        .mode("append").save()
+
+
+def ours_read(spark: Any, bootstrap: str, topic: str, ends: Dict[str, int]) -> List[Any]:
+    return aggregate(spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap)
+                     .option("subscribe", topic).load())
+
+
+# ---- upstream: the hand-written pattern -------------------------------------------------------
+
+_producers: Dict[Any, Any] = {}
+
+
+def upstream_write(spark: Any, df: Any, bootstrap: str, topic: str) -> None:
+    conf = {"bootstrap.servers": bootstrap, "delivery.report.only.error": True}
+
+    def task(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from confluent_kafka import Producer
+
+        key = (os.getpid(), bootstrap)
+        p = _producers.get(key)
+        if p is None:
+            p = _producers[key] = Producer(conf)
+        failed: List[Any] = []
+
+        def on_delivery(err: Any, msg: Any) -> None:
+            if err is not None:
+                failed.append(err)
+
+        n = 0
+        for batch in batches:
+            for value in batch.column(0).to_pylist():
+                while True:
+                    try:
+                        p.produce(topic, value, on_delivery=on_delivery)
+                        break
+                    except BufferError:
+                        p.poll(0.1)
+                n += 1
+            p.poll(0)
+        while p.flush(1.0):
+            pass
+        if failed:
+            raise RuntimeError(f"{len(failed)} deliveries failed: {failed[0]}")
+        yield pa.RecordBatch.from_pydict({"n": pa.array([n], pa.int64())})
+
+    df.mapInArrow(task, "n long").collect()
+
+
+def upstream_read(spark: Any, bootstrap: str, topic: str, ends: Dict[str, int]) -> List[Any]:
+    parts = sorted(int(p) for p in ends)
+    conf = {"bootstrap.servers": bootstrap, "group.id": f"bench-{topic}", "enable.auto.commit": False}
+
+    def task(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from confluent_kafka import Consumer, TopicPartition
+
+        schema = pa.schema([("key", pa.binary()), ("value", pa.binary()), ("topic", pa.string()),
+                            ("partition", pa.int32()), ("offset", pa.int64()),
+                            ("timestamp", pa.timestamp("us", tz="UTC")), ("timestampType", pa.int32())])
+        for b in batches:
+            for i in b.column(0).to_pylist():
+                part, end = parts[i], ends[str(parts[i])]
+                c = Consumer(conf)
+                c.assign([TopicPartition(topic, part, 0)])
+                pos = 0
+                while pos < end:
+                    msgs = [m for m in c.consume(10_000, 1.0) if m.error() is None and m.offset() < end]
+                    if not msgs:
+                        continue
+                    pos = msgs[-1].offset() + 1
+                    yield pa.RecordBatch.from_arrays([
+                        pa.array([m.key() for m in msgs], pa.binary()),
+                        pa.array([m.value() for m in msgs], pa.binary()),
+                        pa.array([m.topic() for m in msgs], pa.string()),
+                        pa.array([m.partition() for m in msgs], pa.int32()),
+                        pa.array([m.offset() for m in msgs], pa.int64()),
+                        pa.array([m.timestamp()[1] * 1000 for m in msgs], pa.int64()).cast(schema.field(5).type),
+                        pa.array([m.timestamp()[0] - 1 for m in msgs], pa.int32()),
+                    ], schema=schema)
+                c.close()
+
+    return aggregate(spark.range(0, len(parts), 1, len(parts)).mapInArrow(task, READ_DDL))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--client", choices=("ours", "upstream"), required=True)
+    ap.add_argument("--bootstrap", required=True)
+    ap.add_argument("--topics", required=True, help="comma-separated: a warm-up topic, then one fresh topic per repeat")
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--size", type=int, default=100)
+    ap.add_argument("--tasks", type=int, default=4, help="partitions of the written DataFrame")
+    args = ap.parse_args()
+    write = ours_write if args.client == "ours" else upstream_write
+    read = ours_read if args.client == "ours" else upstream_read
+
+    t0 = time.monotonic()
+    spark = session()
+    if args.client == "ours":
+        from confluent_kafka.spark import register
+
+        register(spark)
+    startup = time.monotonic() - t0
+    df = source_frame(spark, args.rows, args.size, args.tasks)
+    # warm-up, untimed: the first jobs of a session pay for starting the Python workers, their
+    # imports and the JVM's JIT; the first topic is written and read once before the timed runs
+    topics = args.topics.split(",")
+    warm = source_frame(spark, max(1, args.rows // 10), args.size, args.tasks)
+    write(spark, warm, args.bootstrap, topics[0])
+    print(json.dumps({"written": topics[0]}), flush=True)
+    read(spark, args.bootstrap, topics[0], json.loads(sys.stdin.readline()))
+    results: Dict[str, Any] = {"client": args.client, "rows": args.rows, "size": args.size,
+                               "startup_seconds": startup, "write_seconds": [], "read_seconds": []}
+    for topic in topics[1:]:
+        t = time.monotonic()
+        write(spark, df, args.bootstrap, topic)
+        results["write_seconds"].append(time.monotonic() - t)
+        # the harness looks up the end offset of every partition and hands them over (the
+        # upstream pattern needs them; the data source plans its own, inside the timed read)
+        print(json.dumps({"written": topic}), flush=True)
+        ends = json.loads(sys.stdin.readline())
+        t = time.monotonic()
+        (row,) = read(spark, args.bootstrap, topic, ends)
+        results["read_seconds"].append(time.monotonic() - t)
+        if row[0] != args.rows or row[1] != args.rows * args.size:
+            raise SystemExit(f"read back {row[0]} rows / {row[1]} bytes, wanted {args.rows} / {args.rows * args.size}")
+        print(json.dumps({"progress": topic}), flush=True)
+    spark.stop()
+    print(json.dumps(results), flush=True)
+
+
+if __name__ == "__main__":
+    main()

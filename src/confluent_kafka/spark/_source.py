@@ -1,0 +1,136 @@
+"""The Spark 4 Python data source: batch read and write, in the shape of Spark's Kafka source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, List, Optional, Sequence
+
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    DataSourceStreamReader,
+    DataSourceStreamWriter,
+    InputPartition,
+    WriterCommitMessage,
+)
+from pyspark.sql.types import StructType
+
+from ._offsets import OffsetPlanner, OffsetRange
+from ._options import ReadOptions, WriteOptions, _bool, _lower
+from ._reader import read_ranges
+from ._schema import read_ddl
+from ._writer import check_schema, write_batches
+
+#: The format name :func:`confluent_kafka.spark.register` uses by default. Spark reserves
+#: ``kafka`` for its own connector even when that connector is not installed.
+DEFAULT_NAME = "confluent_kafka"
+
+
+class KafkaInputPartition(InputPartition):
+    """The offset ranges one Spark task reads (``value``: a list of :class:`OffsetRange`)."""
+
+    def __init__(self, ranges: List[OffsetRange]) -> None:
+        super().__init__(ranges)
+
+
+@dataclass
+class KafkaCommitMessage(WriterCommitMessage):
+    """What a write task reports back: how many rows it delivered."""
+
+    rows: int
+
+
+def task_partition_id() -> Optional[int]:
+    """The Spark partition the current task works on (None outside a task)."""
+    from pyspark import TaskContext
+
+    tc = TaskContext.get()
+    return tc.partitionId() if tc is not None else None
+
+
+def reader_partitions(ranges: List[OffsetRange]) -> List[KafkaInputPartition]:
+    """One input partition per range; an empty read still gets one (empty) task."""
+    return [KafkaInputPartition([r]) for r in ranges] or [KafkaInputPartition([])]
+
+
+def read_partition(options: ReadOptions, partition: InputPartition) -> Iterator[Any]:
+    """The Arrow batches of one input partition."""
+    return read_ranges(options.consumer_conf(), partition.value, options.include_headers, options.poll_timeout)
+
+
+class KafkaBatchReader(DataSourceReader):
+    """``spark.read``: plans offset ranges once, on the driver side; each task reads one."""
+
+    def __init__(self, options: ReadOptions) -> None:
+        self.options = options
+
+    def partitions(self) -> Sequence[InputPartition]:
+        """The offset ranges from startingOffsets to endingOffsets, split for minPartitions."""
+        planner = OffsetPlanner(self.options)
+        try:
+            return reader_partitions(planner.batch_ranges())
+        finally:
+            planner.close()
+
+    def read(self, partition: InputPartition) -> Iterator[Any]:
+        """Arrow record batches of the partition's messages, in Spark's Kafka schema."""
+        return read_partition(self.options, partition)
+
+
+class KafkaBatchWriter(DataSourceArrowWriter):
+    """``df.write``: every task produces its rows and flushes before it reports success."""
+
+    def __init__(self, options: WriteOptions) -> None:
+        self.options = options
+
+    def write(self, iterator: Iterator[Any]) -> KafkaCommitMessage:
+        """Produce all rows of this task's Arrow batches; raises on any delivery error."""
+        return KafkaCommitMessage(write_batches(self.options, iterator, task_partition_id()))
+
+    def commit(self, messages: List[Optional[WriterCommitMessage]]) -> None:
+        """Nothing to do: every task's rows were delivered before the task ended."""
+
+    def abort(self, messages: List[Optional[WriterCommitMessage]]) -> None:
+        """Nothing to undo: rows already delivered by other tasks stay (at-least-once)."""
+
+
+class KafkaDataSource(DataSource):
+    """Kafka as a Spark data source through this package's client: no JVM connector needed.
+
+    Options and schema follow Spark's built-in Kafka source and sink (see the Spark page of the
+    documentation for the table).
+    """
+
+    @classmethod
+    def name(cls) -> str:
+        """The format name: ``spark.read.format("confluent_kafka")``."""
+        return DEFAULT_NAME
+
+    def schema(self) -> str:
+        """key, value, topic, partition, offset, timestamp, timestampType (+ headers)."""
+        return read_ddl(_bool(_lower(self.options), "includeHeaders", False))
+
+    def reader(self, schema: StructType) -> DataSourceReader:
+        """A batch reader (``spark.read``); the options are checked here, on the driver."""
+        return KafkaBatchReader(ReadOptions.parse(self.options, streaming=False))
+
+    def writer(self, schema: StructType, overwrite: bool) -> KafkaBatchWriter:
+        """A batch writer; ``overwrite`` means append, as for Spark's Kafka sink."""
+        options = WriteOptions.parse(self.options)
+        check_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), options.topic)
+        return KafkaBatchWriter(options)
+
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        """A micro-batch reader (``spark.readStream``); offsets are checkpointed by Spark."""
+        from ._streaming import KafkaStreamReader
+
+        return KafkaStreamReader(ReadOptions.parse(self.options, streaming=True))
+
+    def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
+        """A micro-batch writer (``df.writeStream``), at-least-once like the batch writer."""
+        from ._streaming import KafkaStreamWriter
+
+        options = WriteOptions.parse(self.options)
+        check_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), options.topic)
+        return KafkaStreamWriter(options)

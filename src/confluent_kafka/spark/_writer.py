@@ -1,0 +1,173 @@
+"""Write Arrow record batches from a Spark task to Kafka, and make the task fail on any loss.
+
+Rows go to ``Producer.produce_batch`` as Arrow columns (no Python object per row). Only failed
+deliveries are reported (``delivery.report.only.error``); the first one is kept and fails the
+task, naming the Kafka error, after which Spark retries the task: writes are at-least-once.
+With ``transactionalIdPrefix`` each task writes inside one transaction instead (see
+:func:`write_batches`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
+
+from .. import KafkaError, KafkaException, Message, Producer
+from . import _producers
+from ._options import WriteOptions
+from ._schema import pyarrow_compute
+
+#: Columns of a write and the Arrow type families each may have (Spark's Kafka sink columns).
+WRITE_COLUMNS = ("key", "value", "topic", "partition", "headers", "timestamp")
+FULL_QUEUE_WAIT = 0.1  # seconds to serve the producer when its queue is full
+TRANSACTION_TIMEOUT = 60.0  # seconds for init/commit/abort of a task's transaction
+
+
+class DeliveryErrors:
+    """The delivery callback of one task: counts failures and keeps the first."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: Optional[Tuple[KafkaError, str]] = None
+
+    def __call__(self, err: Optional[KafkaError], msg: Message) -> None:
+        if err is None:
+            return
+        self.count += 1
+        if self.first is None:
+            self.first = (err, f"{msg.topic()}[{msg.partition()}]")
+
+    def check(self, done: int) -> None:
+        """Raise KafkaException naming the first failure, if any."""
+        if self.first is None:
+            return
+        err, where = self.first
+        raise KafkaException(KafkaError(
+            err.code(), f"Kafka delivery failed for {self.count} message(s) of this task "
+                        f"({done} enqueued), first to {where}: {err.str()} ({err.name()}); "
+                        f"the task fails so that Spark retries it"))
+
+
+# Spark types (``DataType.simpleString()``) each column may have.
+_COLUMN_TYPES = {
+    "value": ("binary", "string"),
+    "key": ("binary", "string"),
+    "topic": ("string",),
+    "partition": ("int",),
+    "headers": ("array<struct<key:string,value:binary>>",),
+    "timestamp": ("timestamp", "timestamp_ntz"),
+}
+
+
+def check_schema(fields: Iterable[Tuple[str, str]], topic_option: Optional[str]) -> None:
+    """Refuse, before any task runs, a DataFrame that cannot be written: ``fields`` are
+    ``(name, Spark type as simpleString)`` pairs."""
+    fields = [(name.lower(), kind) for name, kind in fields]
+    names = [name for name, _ in fields]
+    if "value" not in names:
+        raise ValueError(f"a Kafka write needs a 'value' column; the DataFrame has {names}")
+    if topic_option is None and "topic" not in names:
+        raise ValueError("a Kafka write needs the option 'topic' or a 'topic' column")
+    for name, kind in fields:
+        allowed = _COLUMN_TYPES.get(name)
+        if allowed is None:
+            raise ValueError(f"column {name!r} cannot be written to Kafka; the columns are "
+                             f"{', '.join(WRITE_COLUMNS)} (value required)")
+        if kind not in allowed:
+            raise ValueError(f"column {name!r} has type {kind}; it must be {' or '.join(allowed)}")
+
+
+def _column(batch: Any, name: str) -> Any:
+    idx = batch.schema.get_field_index(name)
+    return batch.column(idx) if idx >= 0 else None
+
+
+def _by_topic(batch: Any, topic_option: Optional[str]) -> Iterator[Tuple[str, Any]]:
+    """``(topic, rows)`` pairs: the whole batch when the option names the topic or the column
+    holds one topic, else one filtered batch per topic (order kept within each)."""
+    if topic_option is not None:
+        yield topic_option, batch
+        return
+    pc = pyarrow_compute()
+    topics = _column(batch, "topic")
+    if topics.null_count:
+        raise ValueError("a row has a null 'topic' and no 'topic' option is set")
+    distinct = pc.unique(topics).to_pylist()
+    if len(distinct) == 1:
+        yield distinct[0], batch
+        return
+    for topic in distinct:
+        yield topic, batch.filter(pc.equal(topics, topic))
+
+
+def _produce(p: Producer, topic: str, batch: Any, errors: DeliveryErrors, deadline: float) -> None:
+    n = batch.num_rows
+    values, keys = _column(batch, "value"), _column(batch, "key")
+    partitions, headers, stamps = _column(batch, "partition"), _column(batch, "headers"), _column(batch, "timestamp")
+    sent = 0
+    while sent < n:
+        try:
+            sent += p.produce_batch(
+                topic, values.slice(sent), -1 if partitions is None else partitions.slice(sent), errors,
+                keys=None if keys is None else keys.slice(sent),
+                headers=None if headers is None else headers.slice(sent),
+                timestamps=None if stamps is None else stamps.slice(sent))
+        except BufferError:
+            if time.monotonic() > deadline:
+                raise KafkaException(KafkaError(KafkaError._QUEUE_FULL,
+                                                "the producer queue stayed full past flushTimeoutMs")) from None
+            p.poll(FULL_QUEUE_WAIT)
+            errors.check(sent)
+
+
+def _flush(p: Producer, deadline: float) -> None:
+    while True:
+        left = p.flush(max(0.0, min(1.0, deadline - time.monotonic())))
+        if left == 0:
+            return
+        if time.monotonic() > deadline:
+            raise KafkaException(KafkaError(KafkaError._TIMED_OUT,
+                                            f"{left} message(s) still undelivered after flushTimeoutMs"))
+
+
+def _init_transactions(p: Producer) -> None:
+    p.init_transactions(TRANSACTION_TIMEOUT)
+
+
+def write_batches(opts: WriteOptions, batches: Iterable[Any], task_id: Optional[int] = None) -> int:
+    """Produce every row of ``batches``; returns the row count once all are delivered.
+
+    At-least-once: the first delivery error fails the call (Spark retries the task). With
+    ``opts.transactional_id_prefix`` the rows go inside one transaction, with transactional id
+    ``<prefix>-<task_id>``: committed at the end, aborted on any failure, and a retry of the task
+    fences an earlier attempt that is still alive.
+    """
+    conf: Dict[str, str] = dict(opts.conf)
+    transactional = opts.transactional_id_prefix is not None
+    if transactional:
+        if task_id is None:
+            raise ValueError("a transactional write needs the task's partition id")
+        conf["transactional.id"] = f"{opts.transactional_id_prefix}-{task_id}"
+    deadline = time.monotonic() + opts.flush_timeout
+    errors = DeliveryErrors()
+    rows = 0
+    try:
+        p = _producers.get(conf, _init_transactions if transactional else None)
+        if transactional:
+            p.begin_transaction()
+        for batch in batches:
+            batch = batch.rename_columns([n.lower() for n in batch.schema.names])
+            for topic, rows_of_topic in _by_topic(batch, opts.topic):
+                _produce(p, topic, rows_of_topic, errors, deadline)
+            rows += batch.num_rows
+            p.poll(0)
+            errors.check(rows)
+        _flush(p, deadline)
+        errors.check(rows)
+        if transactional:
+            p.commit_transaction(TRANSACTION_TIMEOUT)
+    except BaseException:
+        _producers.discard(conf)  # aborts an open transaction, drops what is queued
+        raise
+    return rows
+

@@ -1,0 +1,95 @@
+"""Fixtures for the Spark tier: one local[2] SparkSession for the whole test session, on
+loopback, with the Kafka data source registered, talking to the session's tansu broker.
+
+Tests under tests/spark are marked ``spark``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, Callable, Dict, Iterator, List
+
+import pytest
+
+from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
+
+pyspark = pytest.importorskip("pyspark", reason="pyspark is in the test extra: pip install -e '.[test]'")
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A local[2] SparkSession kept on loopback; stopped at the end of the session."""
+    from pyspark.sql import SparkSession
+
+    from confluent_kafka.spark import register
+
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    warehouse = tmp_path_factory.mktemp("spark-warehouse")
+    session = (SparkSession.builder.master("local[2]")
+               .appName("confluent-kafka-spark-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.python.unix.domain.socket.enabled", "true")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.sql.warehouse.dir", str(warehouse))
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.driver.memory", "1g")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    register(session)
+    try:
+        yield session
+    finally:
+        session.stop()
+
+
+@pytest.fixture
+def admin(kafka_bootstrap: str) -> Iterator[AdminClient]:
+    a = AdminClient({"bootstrap.servers": kafka_bootstrap})
+    yield a
+    a.close()
+
+
+@pytest.fixture
+def new_topic(admin: AdminClient, unique_topic: str) -> Callable[..., str]:
+    """``new_topic(partitions=4, suffix="")``: create a fresh topic explicitly, return its name."""
+
+    def make(partitions: int = 4, suffix: str = "") -> str:
+        name = unique_topic + suffix
+        admin.create_topics([NewTopic(name, partitions, 1)])[name].result(30)
+        return name
+
+    return make
+
+
+@pytest.fixture
+def kafka_options(kafka_bootstrap: str) -> Dict[str, str]:
+    return {"kafka.bootstrap.servers": kafka_bootstrap}
+
+
+@pytest.fixture
+def read_topic(kafka_bootstrap: str) -> Callable[..., List[Dict[str, Any]]]:
+    """``read_topic(topic, partitions, count)``: the first ``count`` messages of the topic, read
+    outside Spark with consume_arrow, as dicts (key, value, partition, offset, headers)."""
+
+    def read(topic: str, partitions: int, count: int, timeout: float = 60.0) -> List[Dict[str, Any]]:
+        c = Consumer({"bootstrap.servers": kafka_bootstrap, "group.id": "spark-tests-check",
+                      "enable.auto.commit": False})
+        c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
+        rows: List[Dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        try:
+            while len(rows) < count:
+                assert time.monotonic() < deadline, f"read {len(rows)} of {count} messages of {topic}"
+                rows.extend(c.consume_arrow(50_000, 0.5).to_pyarrow().to_pylist())
+        finally:
+            c.close()
+        return rows
+
+    return read
