@@ -35,6 +35,7 @@ void cfl_fork_watch(void) {
 #else
 void cfl_fork_watch(void) {}
 #endif
+unsigned cfl_fork_generation(void) { return fork_generation; }
 
 static int64_t now_ms(void) {
     struct timespec ts;
