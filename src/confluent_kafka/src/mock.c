@@ -6,6 +6,9 @@
 #include "error.h"
 #include "handle.h"
 
+#define CFL_MOCK_MAX_PARTITIONS 100000
+#define CFL_MOCK_MAX_BROKERS 64
+
 typedef struct {
     PyObject_HEAD
     rd_kafka_t *rk; /* the handle whose threads run the mock brokers */
@@ -43,8 +46,9 @@ static PyObject *MockCluster_new(PyTypeObject *type, PyObject *args, PyObject *k
     int num_brokers = 3;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|i:MockCluster", kwlist, &num_brokers))
         return NULL;
-    if (num_brokers < 1 || num_brokers > 64) {
-        PyErr_Format(PyExc_ValueError, "num_brokers must be between 1 and 64, got %d", num_brokers);
+    if (num_brokers < 1 || num_brokers > CFL_MOCK_MAX_BROKERS) {
+        PyErr_Format(PyExc_ValueError, "num_brokers must be between 1 and %d, got %d", CFL_MOCK_MAX_BROKERS,
+                     num_brokers);
         return NULL;
     }
     cfl_state *st = cfl_state_from_type(type);
@@ -128,6 +132,12 @@ static PyObject *MockCluster_create_topic(MockClusterObject *self, PyObject *arg
         return NULL;
     if (partitions < 1 || rf < 1) {
         PyErr_SetString(PyExc_ValueError, "partitions and replication_factor must be >= 1");
+        return NULL;
+    }
+    /* The mock allocates every partition up front and aborts the process when that fails. */
+    if (partitions > CFL_MOCK_MAX_PARTITIONS || rf > CFL_MOCK_MAX_BROKERS) {
+        PyErr_Format(PyExc_ValueError, "a mock topic has at most %d partitions and a replication "
+                     "factor of at most %d", CFL_MOCK_MAX_PARTITIONS, CFL_MOCK_MAX_BROKERS);
         return NULL;
     }
     return mock_result(self, rd_kafka_mock_topic_create(self->mcluster, topic, partitions, rf));
