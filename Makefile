@@ -17,7 +17,7 @@ export PKG_CONFIG_PATH := /usr/local/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG
 DEPS_STAMP := $(VENV)/.deps-stamp
 BENCH_STAMP := $(BENCH_VENV)/.deps-stamp
 
-.PHONY: all deps build demo test bench bench-quick bench-native clean
+.PHONY: all deps build demo test sanitize bench bench-quick bench-native clean
 
 all: build
 
@@ -65,3 +65,8 @@ bench-quick: build bench-native $(BENCH_STAMP)
 clean:
 	rm -rf build $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The unit and mock tiers against an ASan/UBSan/LSan build of the extension (scripts/sanitize.sh;
+# needs cmake). Not part of `make test`: it takes several minutes.
+sanitize: build
+	scripts/sanitize.sh $(PY) $(PYTEST_ARGS)

@@ -173,3 +173,19 @@ def test_create_topic_refuses_sizes_the_mock_cannot_allocate() -> None:
         with pytest.raises(OverflowError):
             mc.create_topic("t", 2**40)
         mc.create_topic("fine", 16, 1)
+
+
+def test_set_partition_leader_refuses_negative_partitions() -> None:
+    """librdkafka indexes its partition array with the number unchecked: a negative partition
+    corrupted the mock's memory and crashed the process later."""
+    with MockCluster(2) as mc:
+        mc.create_topic("t", 2, 2)
+        for _ in range(3):
+            with pytest.raises(ValueError):
+                mc.set_partition_leader("t", -1, 1)
+            with pytest.raises(ValueError):
+                mc.set_partition_leader("x", -2, -2)
+        with pytest.raises(ValueError):
+            mc.set_partition_leader("t", 0, -5)
+        mc.set_partition_leader("t", 0, -1)  # leaderless: documented by librdkafka
+        mc.set_partition_leader("t", 0, 2)

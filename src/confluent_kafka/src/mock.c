@@ -241,6 +241,17 @@ static PyObject *MockCluster_set_partition_leader(MockClusterObject *self, PyObj
     if (!PyArg_ParseTuple(args, "sii:set_partition_leader", &topic, &partition, &broker_id) ||
         check_open(self) < 0)
         return NULL;
+    /* librdkafka indexes the partition array with it unchecked: a negative one writes out of
+     * bounds in the brokers' thread. */
+    if (partition < 0) {
+        PyErr_Format(PyExc_ValueError, "partition must be >= 0, got %d", partition);
+        return NULL;
+    }
+    if (broker_id < -1) {
+        PyErr_Format(PyExc_ValueError, "broker_id must be a broker id, or -1 for no leader; got %d",
+                     broker_id);
+        return NULL;
+    }
     return mock_result(self, rd_kafka_mock_partition_set_leader(self->mcluster, topic, partition, broker_id));
 }
 
