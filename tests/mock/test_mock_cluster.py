@@ -187,5 +187,7 @@ def test_set_partition_leader_refuses_negative_partitions() -> None:
                 mc.set_partition_leader("x", -2, -2)
         with pytest.raises(ValueError):
             mc.set_partition_leader("t", 0, -5)
+        with pytest.raises(ValueError):  # would auto-create a topic of 2e9 partitions
+            mc.set_partition_leader("new", 2_000_000_000, 1)
         mc.set_partition_leader("t", 0, -1)  # leaderless: documented by librdkafka
         mc.set_partition_leader("t", 0, 2)

@@ -122,7 +122,7 @@ def test_producer_methods(producer: Producer, timeout: Any, arg: Any, flags: Any
 
 partitions_arg = st.one_of(
     anything,
-    st.lists(st.builds(TopicPartition, st.text(min_size=1, max_size=10), st.integers(-2, 3),
+    st.lists(st.builds(TopicPartition, st.text(min_size=1, max_size=10), st.integers(-1, 3),
                        st.integers(-3, 10)), max_size=4),
     st.lists(anything, max_size=3))
 

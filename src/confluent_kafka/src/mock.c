@@ -241,10 +241,12 @@ static PyObject *MockCluster_set_partition_leader(MockClusterObject *self, PyObj
     if (!PyArg_ParseTuple(args, "sii:set_partition_leader", &topic, &partition, &broker_id) ||
         check_open(self) < 0)
         return NULL;
-    /* librdkafka indexes the partition array with it unchecked: a negative one writes out of
-     * bounds in the brokers' thread. */
-    if (partition < 0) {
-        PyErr_Format(PyExc_ValueError, "partition must be >= 0, got %d", partition);
+    /* librdkafka indexes the partition array with it unchecked (a negative one writes out of
+     * bounds in the brokers' thread), and auto-creates a missing topic with partition + 1
+     * partitions (aborting the process when that allocation fails). */
+    if (partition < 0 || partition >= CFL_MOCK_MAX_PARTITIONS) {
+        PyErr_Format(PyExc_ValueError, "partition must be between 0 and %d, got %d",
+                     CFL_MOCK_MAX_PARTITIONS - 1, partition);
         return NULL;
     }
     if (broker_id < -1) {
