@@ -10,8 +10,10 @@ Run it directly to get a broker for manual experiments::
 
 Options beyond the default in-memory broker: ``storage`` (an ``s3://bucket/`` URL, with the S3
 endpoint and credentials in ``env``, so data survives a restart; see scripts/s3_server.py),
-``authentication`` (tansu's ``--authentication``: SASL/SCRAM required), and :meth:`restart`
-(kill, then start again on the same port and storage).
+``authentication`` (tansu's ``--authentication``: SASL/SCRAM required), ``tls`` (a
+(certificate, key) pair: clients then connect with TLS, through scripts/tls_relay.py, since
+tansu 0.6's CLI refuses ``--cert`` with ``--key``), and :meth:`restart` (kill, then start again
+on the same port and storage).
 """
 from __future__ import annotations
 
@@ -65,7 +67,9 @@ class TansuBroker:
 
     def __init__(self, log_dir: str | os.PathLike | None = None, *,
                  storage: str = "memory://tansu/", env: dict | None = None,
-                 authentication: bool = False):
+                 authentication: bool = False, tls: tuple | None = None):
+        self.tls = tls
+        self.relay = None  # the TlsRelay in front of tansu when tls is given
         self.storage = storage
         self.extra_env = dict(env or {})
         self.authentication = authentication
@@ -96,6 +100,7 @@ class TansuBroker:
         again on the same port and storage."""
         if self.proc is None or self.port is None:
             raise RuntimeError("broker not started")
+        self._stop_relay()
         if kill:
             self.proc.kill()
             self.proc.wait(timeout=STOP_TIMEOUT)
@@ -118,10 +123,17 @@ class TansuBroker:
             self.proc.kill()
             self.proc.wait(timeout=STOP_TIMEOUT)
 
+    def _stop_relay(self) -> None:
+        if self.relay is not None:
+            self.relay.stop()
+            self.relay = None
+
     def _start_once(self, port: int) -> None:
         url = f"tcp://127.0.0.1:{port}"
-        cmd = [str(self.binary), "broker", "--listener-url", url, "--advertised-listener-url", url,
-               "--storage-engine", self.storage]
+        # With TLS, tansu listens on a private port behind the relay and advertises the relay's.
+        listen_port = free_port() if self.tls else port
+        cmd = [str(self.binary), "broker", "--listener-url", f"tcp://127.0.0.1:{listen_port}",
+               "--advertised-listener-url", url, "--storage-engine", self.storage]
         if self.authentication:
             cmd.append("--authentication")
         # tansu also reads its options from these variables; never let the caller's leak in.
@@ -139,10 +151,17 @@ class TansuBroker:
                 raise RuntimeError(f"tansu exited with code {proc.returncode}; log {self.log_path}:\n"
                                    + _log_tail(self.log_path))
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                socket.create_connection(("127.0.0.1", listen_port), timeout=0.5).close()
             except OSError:
                 time.sleep(0.05)
                 continue
+            if self.tls:
+                from tls_relay import TlsRelay
+                try:
+                    self.relay = TlsRelay(listen_port, self.tls[0], self.tls[1], port=port).start()
+                except OSError as exc:
+                    _terminate(proc)
+                    raise RuntimeError(f"TLS relay could not listen on {port}: {exc}") from exc
             self.port, self.proc = port, proc
             return
         _terminate(proc)
@@ -150,6 +169,7 @@ class TansuBroker:
                            f"log {self.log_path}:\n" + _log_tail(self.log_path))
 
     def stop(self) -> None:
+        self._stop_relay()
         if self.proc is not None:
             _terminate(self.proc)
             self.proc = None
