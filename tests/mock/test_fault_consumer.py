@@ -101,7 +101,7 @@ class GroupRun:
         finally:
             c.close()
 
-    def commit_until_ok(self, c: Consumer, pending: Dict[int, int], timeout: float = 60.0) -> None:
+    def commit_until_ok(self, c: Consumer, pending: Dict[int, int], timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while any(self.committed_ok.get(p) != o for p, o in pending.items()):
             assert time.monotonic() < deadline, f"final commit failed: {self.commit_failures}"
@@ -185,7 +185,7 @@ def test_group_through_broker_restarts(mock_cluster: MockCluster, unique_topic: 
 @pytest.mark.xfail(strict=False, reason=(
     "intermittent (about 1 run in 3 here): after injected OffsetCommit errors that include "
     "REQUEST_TIMED_OUT, the member sometimes ends up with no member id and no assignment and "
-    "every later commit fails with UNKNOWN_MEMBER_ID for the whole 60 s window; not yet known "
+    "every later commit fails with UNKNOWN_MEMBER_ID for the whole 30 s window; not yet known "
     "whether librdkafka's mock coordinator or the client is at fault"))
 def test_group_through_failed_commits(mock_cluster: MockCluster, unique_topic: str) -> None:
     def commit_errors(run: GroupRun) -> Fault:

@@ -26,7 +26,8 @@ def in_child(body: Callable[[], int]) -> int:
     if pid == 0:
         code = 99
         try:
-            import faulthandler; faulthandler.dump_traceback_later(40, exit=True)
+            import faulthandler
+            faulthandler.dump_traceback_later(CHILD_TIMEOUT - 5, exit=False)  # where it hangs
             signal.alarm(int(CHILD_TIMEOUT))  # a hang ends as SIGALRM, not as a stuck test run
             code = body()
         except BaseException as exc:  # noqa: BLE001 - reported through the exit code

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Callable, List
+from typing import Callable, List
 
 import pytest
 
-from confluent_kafka import KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka import KafkaError, KafkaException, Producer
 from confluent_kafka.testing import ApiKey, MockCluster
 
 pytestmark = pytest.mark.mock
