@@ -109,6 +109,10 @@ def test_closing_and_dropping_inherited_objects_does_not_hang(mock_cluster: Mock
 def test_new_clients_in_the_child_work(mock_cluster: MockCluster, make_producer: Callable) -> None:
     parent = make_producer()  # a live client in the parent must not disturb the child's own
     parent.produce("t", b"x")
+    # Forked while idle: librdkafka and libc are not fork-safe while a thread of the parent is
+    # inside them (resolving, connecting), and a child forked then can block in its first
+    # client. An idle parent (all threads waiting) forks cleanly.
+    assert parent.flush(30) == 0
 
     def roundtrip() -> int:
         with MockCluster(num_brokers=1) as mc:
@@ -132,4 +136,5 @@ def test_new_clients_in_the_child_work(mock_cluster: MockCluster, make_producer:
             return 3
 
     assert in_child(roundtrip) == 0
+    parent.produce("t", b"y")
     assert parent.flush(30) == 0
