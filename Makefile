@@ -29,7 +29,7 @@ PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.1
 SPARK_PEERS := pyspark==4.3.0 'pandas>=2.2,<3' 'pyarrow>=15'
 SPARK_BENCH_STAMP := $(BENCH_VENV)/.spark-stamp
 
-.PHONY: all deps build demo test docs bench bench-quick bench-native bench-spark soak wheel matrix clean
+.PHONY: all deps build demo test docs sanitize bench bench-quick bench-native bench-spark soak wheel matrix clean
 
 all: build
 
@@ -111,3 +111,8 @@ soak: build
 clean:
 	rm -rf build dist $(VENV) $(BENCH_VENV) src/*.egg-info src/confluent_kafka/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The unit and mock tiers against an ASan/UBSan/LSan build of the extension (scripts/sanitize.sh;
+# needs cmake). Not part of `make test`: it takes several minutes.
+sanitize: build
+	scripts/sanitize.sh $(PY) $(PYTEST_ARGS)

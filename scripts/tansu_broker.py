@@ -7,6 +7,13 @@ both use this module, so there is one copy of the start/stop logic.
 Run it directly to get a broker for manual experiments::
 
     .venv/bin/python scripts/tansu_broker.py      # prints the bootstrap address, Ctrl-C stops it
+
+Options beyond the default in-memory broker: ``storage`` (an ``s3://bucket/`` URL, with the S3
+endpoint and credentials in ``env``, so data survives a restart; see scripts/s3_server.py),
+``authentication`` (tansu's ``--authentication``: SASL/SCRAM required), ``tls`` (a
+(certificate, key) pair: clients then connect with TLS, through scripts/tls_relay.py, since
+tansu 0.6's CLI refuses ``--cert`` with ``--key``), and :meth:`restart` (kill, then start again
+on the same port and storage).
 """
 from __future__ import annotations
 
@@ -56,9 +63,16 @@ def _log_tail(path: pathlib.Path, lines: int = 30) -> str:
 
 
 class TansuBroker:
-    """One tansu process with in-memory storage, listening on 127.0.0.1:<port>."""
+    """One tansu process listening on 127.0.0.1:<port>, in-memory storage unless told."""
 
-    def __init__(self, log_dir: str | os.PathLike | None = None):
+    def __init__(self, log_dir: str | os.PathLike | None = None, *,
+                 storage: str = "memory://tansu/", env: dict | None = None,
+                 authentication: bool = False, tls: tuple | None = None):
+        self.tls = tls
+        self.relay = None  # the TlsRelay in front of tansu when tls is given
+        self.storage = storage
+        self.extra_env = dict(env or {})
+        self.authentication = authentication
         self.binary = tansu_binary()
         self.log_dir = pathlib.Path(log_dir or tempfile.mkdtemp(prefix="tansu-"))
         self.log_path = self.log_dir / "tansu.log"
@@ -81,13 +95,51 @@ class TansuBroker:
                 errors.append(str(exc))
         raise RuntimeError("tansu did not start:\n" + "\n---\n".join(errors))
 
+    def restart(self, kill: bool = True) -> None:
+        """Stop the broker (SIGKILL: no clean shutdown, like a crash; else SIGTERM) and start it
+        again on the same port and storage."""
+        if self.proc is None or self.port is None:
+            raise RuntimeError("broker not started")
+        self._stop_relay()
+        if kill:
+            self.proc.kill()
+            self.proc.wait(timeout=STOP_TIMEOUT)
+        else:
+            _terminate(self.proc)
+        self.proc = None
+        errors = []
+        for _ in range(START_ATTEMPTS):  # the port may linger for a moment after the kill
+            try:
+                self._start_once(self.port)
+                return
+            except RuntimeError as exc:
+                errors.append(str(exc))
+                time.sleep(0.5)
+        raise RuntimeError("tansu did not restart:\n" + "\n---\n".join(errors))
+
+    def kill(self) -> None:
+        """SIGKILL the broker and leave it down (start it again with :meth:`restart`)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=STOP_TIMEOUT)
+
+    def _stop_relay(self) -> None:
+        if self.relay is not None:
+            self.relay.stop()
+            self.relay = None
+
     def _start_once(self, port: int) -> None:
         url = f"tcp://127.0.0.1:{port}"
-        cmd = [str(self.binary), "broker", "--listener-url", url, "--advertised-listener-url", url,
-               "--storage-engine", "memory://tansu/"]
+        # With TLS, tansu listens on a private port behind the relay and advertises the relay's.
+        listen_port = free_port() if self.tls else port
+        cmd = [str(self.binary), "broker", "--listener-url", f"tcp://127.0.0.1:{listen_port}",
+               "--advertised-listener-url", url, "--storage-engine", self.storage]
+        if self.authentication:
+            cmd.append("--authentication")
         # tansu also reads its options from these variables; never let the caller's leak in.
         env = {k: v for k, v in os.environ.items()
                if k not in ("LISTENER_URL", "ADVERTISED_LISTENER_URL", "STORAGE_ENGINE")}
+        env.update(self.extra_env)
         with open(self.log_path, "ab") as log:
             log.write(f"$ {' '.join(cmd)}\n".encode())
             log.flush()
@@ -99,10 +151,17 @@ class TansuBroker:
                 raise RuntimeError(f"tansu exited with code {proc.returncode}; log {self.log_path}:\n"
                                    + _log_tail(self.log_path))
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                socket.create_connection(("127.0.0.1", listen_port), timeout=0.5).close()
             except OSError:
                 time.sleep(0.05)
                 continue
+            if self.tls:
+                from tls_relay import TlsRelay
+                try:
+                    self.relay = TlsRelay(listen_port, self.tls[0], self.tls[1], port=port).start()
+                except OSError as exc:
+                    _terminate(proc)
+                    raise RuntimeError(f"TLS relay could not listen on {port}: {exc}") from exc
             self.port, self.proc = port, proc
             return
         _terminate(proc)
@@ -110,6 +169,7 @@ class TansuBroker:
                            f"log {self.log_path}:\n" + _log_tail(self.log_path))
 
     def stop(self) -> None:
+        self._stop_relay()
         if self.proc is not None:
             _terminate(self.proc)
             self.proc = None

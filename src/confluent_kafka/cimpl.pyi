@@ -513,6 +513,8 @@ class MockCluster:
         """Delay every response of this broker by ``rtt_ms`` milliseconds."""
     def push_request_errors(self, api_key: int, errors: Sequence[int], /) -> None:
         """Make the next requests with this Kafka API key fail with these codes, in order."""
+    def clear_request_errors(self, api_key: int, /) -> None:
+        """Drop the errors still queued for this Kafka API key."""
     def set_partition_leader(self, topic: str, partition: int, broker_id: int, /) -> None:
         """Move a partition's leadership to ``broker_id``."""
     def set_coordinator(self, key_type: str, key: str, broker_id: int, /) -> None:

@@ -121,3 +121,73 @@ def test_pytest_plugin_fixture(tmp_path: Any) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
+
+
+def test_push_request_errors_survives_a_list_that_shrinks_while_read() -> None:
+    """Converting an item runs Python code (__index__) that may empty the list: the codes are
+    read from a snapshot, never from freed list storage."""
+    from confluent_kafka.testing import ApiKey
+
+    errors: list = []
+
+    class Shrinks:
+        def __index__(self) -> int:
+            errors.clear()
+            return 6
+
+    errors.extend([Shrinks()] + [7] * 1000)
+    with MockCluster(1) as mc:
+        mc.push_request_errors(ApiKey.PRODUCE, errors)
+        mc.clear_request_errors(ApiKey.PRODUCE)
+        with pytest.raises(OverflowError):
+            mc.push_request_errors(ApiKey.PRODUCE, [2**40])
+        with pytest.raises(TypeError):
+            mc.push_request_errors(ApiKey.PRODUCE, ["x"])
+        with pytest.raises(ValueError):
+            mc.clear_request_errors(-1)
+
+
+def test_cleared_request_errors_are_not_injected(unique_topic: str) -> None:
+    from confluent_kafka import KafkaError
+    from confluent_kafka.testing import ApiKey
+
+    with MockCluster(1) as mc:
+        mc.create_topic(unique_topic, 1)
+        mc.push_request_errors(ApiKey.PRODUCE, [KafkaError.MSG_SIZE_TOO_LARGE])
+        mc.clear_request_errors(ApiKey.PRODUCE)
+        got: list = []
+        p = Producer({"bootstrap.servers": mc.bootstrap_servers})
+        p.produce(unique_topic, b"x", on_delivery=lambda e, m: got.append(e))
+        assert p.flush(30) == 0
+        p.close()
+        assert got == [None]
+
+
+def test_create_topic_refuses_sizes_the_mock_cannot_allocate() -> None:
+    """librdkafka's mock aborts the process when a topic's partitions cannot be allocated."""
+    with MockCluster(1) as mc:
+        with pytest.raises(ValueError):
+            mc.create_topic("huge", 2_000_000_000)
+        with pytest.raises(ValueError):
+            mc.create_topic("wide", 1, 1000)
+        with pytest.raises(OverflowError):
+            mc.create_topic("t", 2**40)
+        mc.create_topic("fine", 16, 1)
+
+
+def test_set_partition_leader_refuses_negative_partitions() -> None:
+    """librdkafka indexes its partition array with the number unchecked: a negative partition
+    corrupted the mock's memory and crashed the process later."""
+    with MockCluster(2) as mc:
+        mc.create_topic("t", 2, 2)
+        for _ in range(3):
+            with pytest.raises(ValueError):
+                mc.set_partition_leader("t", -1, 1)
+            with pytest.raises(ValueError):
+                mc.set_partition_leader("x", -2, -2)
+        with pytest.raises(ValueError):
+            mc.set_partition_leader("t", 0, -5)
+        with pytest.raises(ValueError):  # would auto-create a topic of 2e9 partitions
+            mc.set_partition_leader("new", 2_000_000_000, 1)
+        mc.set_partition_leader("t", 0, -1)  # leaderless: documented by librdkafka
+        mc.set_partition_leader("t", 0, 2)

@@ -52,3 +52,14 @@ def make_consumer() -> Iterator[Callable[..., Consumer]]:
         "session.timeout.ms": 6000,
         "heartbeat.interval.ms": 1000,
     })
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Report how many calls the fuzz tests made (tests/unit/test_fuzz_*.py)."""
+    from fuzzing import CASES, EXAMPLES
+
+    if CASES:
+        total = sum(v for k, v in CASES.items() if k != "cleanup")
+        terminalreporter.write_line(
+            f"fuzz: {total} calls over {len(CASES) - ('cleanup' in CASES)} entry points "
+            f"({EXAMPLES} examples per test; CFL_FUZZ_EXAMPLES for more)")

@@ -209,3 +209,12 @@ class TestKafkaException:
             raise KafkaException(KafkaError(KafkaError._FAIL))
         except Exception as e:  # noqa: BLE001 - the point of the test
             assert isinstance(e, KafkaException)
+
+
+def test_repr_and_str_of_a_reason_with_lone_surrogates() -> None:
+    """repr() is what loggers and tracebacks call: it must not raise for any str reason."""
+    from confluent_kafka import KafkaError
+
+    err = KafkaError(KafkaError._FAIL, "bad \udcff text")
+    assert "\udcff" in repr(err)
+    assert str(err) == "bad \udcff text"

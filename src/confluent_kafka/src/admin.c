@@ -1189,8 +1189,20 @@ static PyObject *Admin_poll(AdminObject *self, PyObject *args, PyObject *kwargs)
 /* ---- lifetime -------------------------------------------------------------------------- */
 
 #ifndef _WIN32
-static void *destroy_in_thread(void *rk) {
-    rd_kafka_destroy((rd_kafka_t *)rk);
+typedef struct {
+    rd_kafka_t *rk;
+    PyObject *owner; /* strong: the background thread may still pass it to admin_event_cb */
+} DestroyJob;
+
+/* Tear down rk, then let go of the client: until rd_kafka_destroy() returns, librdkafka's
+ * background thread can still run admin_event_cb with the client as its opaque. */
+static void *destroy_in_thread(void *arg) {
+    DestroyJob *job = (DestroyJob *)arg;
+    rd_kafka_destroy(job->rk);
+    PyGILState_STATE gs = PyGILState_Ensure();
+    Py_DECREF(job->owner);
+    PyGILState_Release(gs);
+    PyMem_RawFree(job);
     return NULL;
 }
 #endif
@@ -1208,13 +1220,21 @@ static void admin_shutdown(AdminObject *self, const char *why) {
         if (in_event_cb) {
             /* On librdkafka's background thread (a done-callback dropped the last reference):
              * rd_kafka_destroy() cannot run here, so a helper thread does it. */
-            rd_kafka_t *rk = self->h.rk;
+            DestroyJob *job = PyMem_RawMalloc(sizeof(*job));
             pthread_t th;
             self->h.no_callbacks = 1;
-            self->h.rk = NULL;
-            if (pthread_create(&th, NULL, destroy_in_thread, rk) == 0)
-                pthread_detach(th);
+            if (job != NULL) {
+                job->rk = self->h.rk;
+                job->owner = Py_NewRef((PyObject *)self);
+                if (pthread_create(&th, NULL, destroy_in_thread, job) == 0) {
+                    pthread_detach(th);
+                } else {
+                    Py_DECREF(job->owner); /* not the last reference: the caller holds one */
+                    PyMem_RawFree(job);
+                }
+            }
             /* else: leaked rather than destroyed from its own thread (which would abort) */
+            self->h.rk = NULL;
         }
 #endif
         cfl_handle_destroy(&self->h);

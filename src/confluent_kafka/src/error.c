@@ -1,11 +1,6 @@
 /* KafkaError and KafkaException. */
 #include "error.h"
 
-static const char *error_text(const KafkaErrorObject *self) {
-    if (self->reason != NULL)
-        return PyUnicode_AsUTF8(self->reason);
-    return rd_kafka_err2str(self->code);
-}
 
 static KafkaErrorObject *error_alloc(PyTypeObject *type, rd_kafka_resp_err_t code, PyObject *reason) {
     KafkaErrorObject *self = (KafkaErrorObject *)type->tp_alloc(type, 0);
@@ -141,11 +136,13 @@ static PyObject *KafkaError_txn_requires_abort(KafkaErrorObject *self, PyObject 
 }
 
 static PyObject *KafkaError_repr(KafkaErrorObject *self) {
-    const char *text = error_text(self);
-    if (text == NULL)
-        return NULL;
+    /* The reason as a str (%U), never through UTF-8: a reason holding lone surrogates must
+     * not make repr() raise (loggers and tracebacks call it). */
+    if (self->reason != NULL)
+        return PyUnicode_FromFormat("KafkaError{code=%s,val=%d,str=\"%U\"}",
+                                    rd_kafka_err2name(self->code), (int)self->code, self->reason);
     return PyUnicode_FromFormat("KafkaError{code=%s,val=%d,str=\"%s\"}", rd_kafka_err2name(self->code),
-                                (int)self->code, text);
+                                (int)self->code, rd_kafka_err2str(self->code));
 }
 
 static PyObject *KafkaError_reduce(KafkaErrorObject *self, PyObject *unused) {

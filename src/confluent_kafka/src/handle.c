@@ -39,6 +39,7 @@ void cfl_fork_watch(void) {
 #else
 void cfl_fork_watch(void) {}
 #endif
+unsigned cfl_fork_generation(void) { return fork_generation; }
 
 int64_t cfl_monotonic_ms(void) {
 #ifdef _WIN32

@@ -213,5 +213,8 @@ PyObject *cfl_aio_results(Handle *h, PyObject *unused);
 
 /* Count fork()s in the child: a handle made in an earlier generation is unusable there. */
 void cfl_fork_watch(void);
+/* How many fork()s this process is away from the one that loaded the module; an object that
+ * remembers a different value was inherited through fork(). */
+unsigned cfl_fork_generation(void);
 
 #endif

@@ -4,17 +4,32 @@
 #include <librdkafka/rdkafka_mock.h>
 
 #include "error.h"
+#include "handle.h"
+
+#define CFL_MOCK_MAX_PARTITIONS 100000
+#define CFL_MOCK_MAX_BROKERS 64
 
 typedef struct {
     PyObject_HEAD
     rd_kafka_t *rk; /* the handle whose threads run the mock brokers */
     rd_kafka_mock_cluster_t *mcluster;
     cfl_state *st;
+    unsigned fork_generation; /* a copy inherited through fork() has no broker threads */
 } MockClusterObject;
+
+static int inherited(MockClusterObject *self) { return self->fork_generation != cfl_fork_generation(); }
 
 static int check_open(MockClusterObject *self) {
     if (self->mcluster == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "MockCluster has been closed");
+        return -1;
+    }
+    /* Every mock call waits for a reply from the brokers' thread, which fork() did not copy. */
+    if (inherited(self)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this MockCluster was created before os.fork() and cannot be used in the "
+                        "child process (its broker threads do not survive fork); create a new "
+                        "MockCluster in the child");
         return -1;
     }
     return 0;
@@ -31,8 +46,9 @@ static PyObject *MockCluster_new(PyTypeObject *type, PyObject *args, PyObject *k
     int num_brokers = 3;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|i:MockCluster", kwlist, &num_brokers))
         return NULL;
-    if (num_brokers < 1 || num_brokers > 64) {
-        PyErr_Format(PyExc_ValueError, "num_brokers must be between 1 and 64, got %d", num_brokers);
+    if (num_brokers < 1 || num_brokers > CFL_MOCK_MAX_BROKERS) {
+        PyErr_Format(PyExc_ValueError, "num_brokers must be between 1 and %d, got %d", CFL_MOCK_MAX_BROKERS,
+                     num_brokers);
         return NULL;
     }
     cfl_state *st = cfl_state_from_type(type);
@@ -42,6 +58,7 @@ static PyObject *MockCluster_new(PyTypeObject *type, PyObject *args, PyObject *k
     if (self == NULL)
         return NULL;
     self->st = st;
+    self->fork_generation = cfl_fork_generation();
     char errstr[512];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     rd_kafka_conf_set(conf, "log_level", "3", NULL, 0);
@@ -67,6 +84,8 @@ static void mock_close(MockClusterObject *self) {
     rd_kafka_t *rk = self->rk;
     self->mcluster = NULL;
     self->rk = NULL;
+    if (inherited(self))
+        return; /* tearing down would join threads that do not exist here: just forget it */
     Py_BEGIN_ALLOW_THREADS
     if (mc != NULL)
         rd_kafka_mock_cluster_destroy(mc);
@@ -115,6 +134,12 @@ static PyObject *MockCluster_create_topic(MockClusterObject *self, PyObject *arg
         PyErr_SetString(PyExc_ValueError, "partitions and replication_factor must be >= 1");
         return NULL;
     }
+    /* The mock allocates every partition up front and aborts the process when that fails. */
+    if (partitions > CFL_MOCK_MAX_PARTITIONS || rf > CFL_MOCK_MAX_BROKERS) {
+        PyErr_Format(PyExc_ValueError, "a mock topic has at most %d partitions and a replication "
+                     "factor of at most %d", CFL_MOCK_MAX_PARTITIONS, CFL_MOCK_MAX_BROKERS);
+        return NULL;
+    }
     return mock_result(self, rd_kafka_mock_topic_create(self->mcluster, topic, partitions, rf));
 }
 
@@ -145,6 +170,14 @@ static PyObject *MockCluster_set_rtt(MockClusterObject *self, PyObject *args) {
     return mock_result(self, rd_kafka_mock_broker_set_rtt(self->mcluster, broker_id, rtt_ms));
 }
 
+static int api_key_arg(int api_key) {
+    if (api_key < 0 || api_key > INT16_MAX) {
+        PyErr_Format(PyExc_ValueError, "api_key %d is out of range", api_key);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *MockCluster_push_request_errors(MockClusterObject *self, PyObject *args) {
     int api_key;
     PyObject *errors;
@@ -154,24 +187,51 @@ static PyObject *MockCluster_push_request_errors(MockClusterObject *self, PyObje
         PyErr_SetString(PyExc_TypeError, "errors must be a list of error codes");
         return NULL;
     }
-    if (api_key < 0 || api_key > INT16_MAX) {
-        PyErr_Format(PyExc_ValueError, "api_key %d is out of range", api_key);
+    if (api_key_arg(api_key) < 0)
         return NULL;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(errors);
+    /* A snapshot: converting an item may run Python code (__index__) that resizes a list. */
+    PyObject *items = PySequence_Tuple(errors);
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
     rd_kafka_resp_err_t *codes = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(*codes));
-    if (codes == NULL)
+    if (codes == NULL) {
+        Py_DECREF(items);
         return PyErr_NoMemory();
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(errors, i));
+        int overflow = 0;
+        long c = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(items, i), &overflow);
         if (c == -1 && PyErr_Occurred()) {
             PyMem_Free(codes);
+            Py_DECREF(items);
+            return NULL;
+        }
+        if (overflow || c < INT_MIN || c > INT_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "error code out of range");
+            PyMem_Free(codes);
+            Py_DECREF(items);
             return NULL;
         }
         codes[i] = (rd_kafka_resp_err_t)c;
     }
+    Py_DECREF(items);
+    /* The Python code run above may have closed the cluster. */
+    if (check_open(self) < 0) {
+        PyMem_Free(codes);
+        return NULL;
+    }
     rd_kafka_mock_push_request_errors_array(self->mcluster, (int16_t)api_key, (size_t)n, codes);
     PyMem_Free(codes);
+    Py_RETURN_NONE;
+}
+
+static PyObject *MockCluster_clear_request_errors(MockClusterObject *self, PyObject *args) {
+    int api_key;
+    if (!PyArg_ParseTuple(args, "i:clear_request_errors", &api_key) || check_open(self) < 0 ||
+        api_key_arg(api_key) < 0)
+        return NULL;
+    rd_kafka_mock_clear_request_errors(self->mcluster, (int16_t)api_key);
     Py_RETURN_NONE;
 }
 
@@ -181,6 +241,19 @@ static PyObject *MockCluster_set_partition_leader(MockClusterObject *self, PyObj
     if (!PyArg_ParseTuple(args, "sii:set_partition_leader", &topic, &partition, &broker_id) ||
         check_open(self) < 0)
         return NULL;
+    /* librdkafka indexes the partition array with it unchecked (a negative one writes out of
+     * bounds in the brokers' thread), and auto-creates a missing topic with partition + 1
+     * partitions (aborting the process when that allocation fails). */
+    if (partition < 0 || partition >= CFL_MOCK_MAX_PARTITIONS) {
+        PyErr_Format(PyExc_ValueError, "partition must be between 0 and %d, got %d",
+                     CFL_MOCK_MAX_PARTITIONS - 1, partition);
+        return NULL;
+    }
+    if (broker_id < -1) {
+        PyErr_Format(PyExc_ValueError, "broker_id must be a broker id, or -1 for no leader; got %d",
+                     broker_id);
+        return NULL;
+    }
     return mock_result(self, rd_kafka_mock_partition_set_leader(self->mcluster, topic, partition, broker_id));
 }
 
@@ -205,6 +278,8 @@ static PyMethodDef MockCluster_methods[] = {
     {"set_rtt", (PyCFunction)MockCluster_set_rtt, METH_VARARGS, "set_rtt($self, broker_id, rtt_ms, /)\n--\n\nDelay every response of the broker by rtt_ms milliseconds (0 for none)."},
     {"push_request_errors", (PyCFunction)MockCluster_push_request_errors, METH_VARARGS,
      "push_request_errors($self, api_key, errors, /)\n--\n\nThe next requests of this Kafka API key fail with these error codes, in order."},
+    {"clear_request_errors", (PyCFunction)MockCluster_clear_request_errors, METH_VARARGS,
+     "clear_request_errors($self, api_key, /)\n--\n\nDrop the errors still queued for this Kafka API key."},
     {"set_partition_leader", (PyCFunction)MockCluster_set_partition_leader, METH_VARARGS,
      "set_partition_leader($self, topic, partition, broker_id, /)\n--\n\nMove the partition's leadership to the broker (-1: no leader)."},
     {"set_coordinator", (PyCFunction)MockCluster_set_coordinator, METH_VARARGS,

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Run the unit and mock test tiers against an AddressSanitizer + UndefinedBehaviorSanitizer
+# build of the extension, with LeakSanitizer on. Usage:
+#   scripts/sanitize.sh [PYTHON] [pytest args...]     (make sanitize)
+# The pytest args default to the unit and mock tiers: tests/unit tests/mock.
+# Reports from CPython's own allocations and librdkafka's internals are suppressed
+# (scripts/lsan.supp); a report in the project's code (src/confluent_kafka/src) fails the run.
+# SANITIZE_LEAKS=0 turns leak detection off (ASan and UBSan only).
+set -euo pipefail
+PYTHON="${1:-.venv/bin/python}"
+shift || true
+cd "$(dirname "$0")/.."
+root="$PWD"
+build="${SANITIZE_BUILD_DIR:-/tmp/cmk-rel-$(id -u)}"
+export PKG_CONFIG_PATH="/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+
+cmake -S . -B "$build" -DCFL_SANITIZE=ON -DPython3_EXECUTABLE="$(command -v "$PYTHON" || echo "$PYTHON")" >/dev/null
+cmake --build "$build" -j2 >/dev/null
+
+# The package, with the sanitized module in place of the normal one.
+pkg="$(mktemp -d)"
+logs="$(mktemp -d)"
+trap 'rm -rf "$pkg"' EXIT
+cp -r src/confluent_kafka "$pkg/"
+rm -f "$pkg"/confluent_kafka/cimpl*.so
+cp "$build"/confluent_kafka/cimpl*.so "$pkg/confluent_kafka/"
+
+leaks="${SANITIZE_LEAKS:-1}"
+export ASAN_OPTIONS="detect_leaks=$leaks:log_path=$logs/asan:abort_on_error=0:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0:exitcode=0"
+export UBSAN_OPTIONS="print_stacktrace=1:log_path=$logs/ubsan"
+export PYTHONMALLOC=malloc  # let ASan see every Python allocation
+echo "sanitize: module $(ls "$build"/confluent_kafka/cimpl*.so); reports in $logs" >&2
+
+args=("$@")
+[ ${#args[@]} -gt 0 ] || args=(tests/unit tests/mock)
+set +e
+LD_PRELOAD="$(gcc -print-file-name=libasan.so)" PYTHONPATH="$pkg:$root/tests" \
+    "$PYTHON" -m pytest -p no:cacheprovider -o pythonpath= -q "${args[@]}"
+status=$?
+set -e
+
+# Reports that name the project's sources are ours; the rest belong to CPython or librdkafka.
+ours=0
+for f in "$logs"/*; do
+    [ -e "$f" ] || continue
+    if grep -q "src/confluent_kafka/src/" "$f"; then
+        echo "sanitize: report in the project's code: $f" >&2
+        sed -n '1,60p' "$f" >&2
+        ours=$((ours + 1))
+    fi
+done
+total=$(ls "$logs" | wc -l)
+echo "sanitize: pytest exit $status; $total report file(s), $ours naming src/confluent_kafka/src" >&2
+[ "$status" -eq 0 ] && [ "$ours" -eq 0 ]

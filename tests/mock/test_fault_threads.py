@@ -1,0 +1,157 @@
+"""Many threads on one client at once: producing, polling, flushing, consuming, committing and
+closing it, while it talks to the mock cluster. No crash, no deadlock (every thread ends within
+its bound), no lost delivery report, and after close() every call raises RuntimeError."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable, List
+
+import pytest
+
+from confluent_kafka import KafkaException, TopicPartition
+from confluent_kafka.testing import MockCluster
+
+pytestmark = pytest.mark.mock
+
+JOIN_TIMEOUT = 60.0
+
+
+def run_threads(targets: List[Callable[[], None]]) -> List[BaseException]:
+    """Start every target, join them all (bounded); return what they raised."""
+    failures: List[BaseException] = []
+
+    def guard(fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            failures.append(exc)
+
+    threads = [threading.Thread(target=guard, args=(t,)) for t in targets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(JOIN_TIMEOUT)
+    stuck = [t for t in threads if t.is_alive()]
+    assert not stuck, f"{len(stuck)} thread(s) still running after {JOIN_TIMEOUT} s: deadlock"
+    return failures
+
+
+def closed_error(exc: BaseException) -> bool:
+    return isinstance(exc, RuntimeError) and ("closed" in str(exc) or "being closed" in str(exc))
+
+
+def test_producer_produce_poll_flush_close_from_many_threads(mock_cluster: MockCluster,
+                                                            unique_topic: str,
+                                                            make_producer: Callable) -> None:
+    mock_cluster.create_topic(unique_topic, 4, 3)
+    reports: List[Any] = []
+    lock = threading.Lock()
+
+    def dr(err: Any, msg: Any) -> None:
+        with lock:
+            reports.append(err)
+
+    p = make_producer({"linger.ms": 2, "log_level": 0}, on_delivery=dr)
+    produced = [0]
+    started = threading.Barrier(9)
+
+    def producer() -> None:
+        started.wait(10)
+        for i in range(3000):
+            try:
+                p.produce(unique_topic, b"x")
+            except BufferError:
+                time.sleep(0.005)
+                continue
+            except RuntimeError as exc:
+                if closed_error(exc):
+                    return
+                raise
+            with lock:
+                produced[0] += 1
+
+    def poller() -> None:
+        started.wait(10)
+        for _ in range(300):
+            try:
+                p.poll(0.01)
+                p.flush(0.01)
+                len(p)
+            except RuntimeError as exc:
+                if closed_error(exc):
+                    return
+                raise
+
+    def closer() -> None:
+        started.wait(10)
+        time.sleep(0.5)
+        assert p.close(30) is True
+
+    failures = run_threads([producer] * 4 + [poller] * 4 + [closer])
+    assert not [f for f in failures if not closed_error(f)], failures
+    # close() served or purged every message produced before it: one report each, none lost.
+    assert len(reports) == produced[0] > 0
+    with pytest.raises(RuntimeError):
+        p.produce(unique_topic, b"after close")
+
+
+def test_consumer_consume_commit_close_from_many_threads(mock_cluster: MockCluster,
+                                                         unique_topic: str,
+                                                         make_producer: Callable,
+                                                         make_consumer: Callable) -> None:
+    mock_cluster.create_topic(unique_topic, 3, 3)
+    p = make_producer()
+    for i in range(3000):
+        p.produce(unique_topic, str(i).encode(), partition=i % 3)
+    assert p.flush(30) == 0
+    c = make_consumer({"log_level": 0})
+    c.assign([TopicPartition(unique_topic, part, 0) for part in range(3)])
+    seen: List[bytes] = []
+    lock = threading.Lock()
+    started = threading.Barrier(7)
+
+    def consumer() -> None:
+        started.wait(10)
+        for _ in range(200):
+            try:
+                for m in c.consume(50, 0.05):
+                    if m.error() is None:
+                        with lock:
+                            seen.append(m.value())
+                m = c.poll(0.01)
+                if m is not None and m.error() is None:
+                    with lock:
+                        seen.append(m.value())
+            except RuntimeError as exc:
+                if closed_error(exc):
+                    return
+                raise
+
+    def committer() -> None:
+        started.wait(10)
+        for _ in range(100):
+            try:
+                c.commit(asynchronous=True)
+                c.position(c.assignment())
+                c.assignment()
+                time.sleep(0.01)
+            except KafkaException:
+                pass  # _NO_OFFSET before anything was consumed
+            except RuntimeError as exc:
+                if closed_error(exc):
+                    return
+                raise
+
+    def closer() -> None:
+        started.wait(10)
+        time.sleep(1.0)
+        c.close()
+
+    failures = run_threads([consumer] * 4 + [committer] * 2 + [closer])
+    assert not [f for f in failures if not closed_error(f)], failures
+    assert len(set(seen)) == len(seen), "a message was handed out twice"
+    assert seen, "nothing was consumed before close()"
+    with pytest.raises(RuntimeError):
+        c.poll(0)
