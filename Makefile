@@ -7,6 +7,7 @@
 #   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
 #   make bench-spark  the Spark data source against upstream's mapInArrow pattern (bench/spark_bench.py)
 #   make docs    build the HTML documentation into build/docs
+#   make sanitize  the unit and mock tiers under ASan/UBSan/LSan (scripts/sanitize.sh)
 #   make wheel   sdist and a manylinux wheel with librdkafka bundled, in dist/ (no Docker needed)
 #   make matrix  build and run the unit + mock tiers on every pyenv CPython 3.9-3.13
 
