@@ -142,6 +142,8 @@ BAD_ARGUMENTS = [
     (dict(messages=[{"value": b"a"}], keys=[b"k"]), TypeError, "not with message dicts"),
     (dict(messages=[b"a"], values=[b"a"]), TypeError, "exactly one"),
     (dict(), TypeError, "exactly one"),
+    (dict(messages=None), TypeError, "not None"),
+    (dict(values=None, keys=[b"k"]), TypeError, "not None"),
     (dict(messages=[b"a"], on_delivery=print, callback=print), TypeError, "not both"),
     (dict(messages=[b"a"], on_delivery=5), TypeError, "must be callable"),
 ]

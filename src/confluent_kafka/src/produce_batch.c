@@ -392,6 +392,11 @@ PyObject *cfl_producer_produce_batch(Handle *self, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_TypeError, "produce_batch() takes messages (or values), exactly one of them");
         return NULL;
     }
+    if (messages == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "produce_batch() needs messages: a list of dicts, a sequence of values "
+                                         "or an Arrow array, not None");
+        return NULL;
+    }
     if (!PyUnicode_Check(topic)) {
         PyErr_Format(PyExc_TypeError, "topic must be str, not %.100s", Py_TYPE(topic)->tp_name);
         return NULL;
