@@ -1,4 +1,4 @@
-"""Runs test_fault_fork.py in a fresh interpreter, so its fork() scenarios fork a quiet parent
+"""Runs fork_scenarios.py in a fresh interpreter, so its fork() scenarios fork a quiet parent
 (see the note there), and requires every scenario in it to pass."""
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ import pytest
 
 pytestmark = [pytest.mark.mock, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")]
 
-MODULE = pathlib.Path(__file__).with_name("test_fault_fork.py")
+MODULE = pathlib.Path(__file__).with_name("fork_scenarios.py")
 
 
 def test_fork_scenarios_in_a_fresh_interpreter() -> None:
-    env = {**os.environ, "CFL_FORK_ISOLATED": "1"}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(MODULE)],
-                          cwd=MODULE.parents[2], env=env, capture_output=True, text=True, timeout=600)
+                          cwd=MODULE.parents[2], capture_output=True, text=True, timeout=600)
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     passed = re.search(r"(\d+) passed", summary)

@@ -15,11 +15,10 @@ from confluent_kafka.admin import AdminClient
 from confluent_kafka.testing import MockCluster
 
 # fork() copies every thread-held lock of the parent; a pytest process that has run hundreds of
-# clients (and Spark, asyncio loops) is not a parent these scenarios can fork safely. So
-# test_fault_fork_isolated.py runs this module in a fresh interpreter, and here it runs only there.
-ISOLATED = os.environ.get("CFL_FORK_ISOLATED") == "1"
-pytestmark = [pytest.mark.mock, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()"),
-              pytest.mark.skipif(not ISOLATED, reason="run in a fresh interpreter by test_fault_fork_isolated.py")]
+# clients (and Spark, asyncio loops) is not a parent these scenarios can fork safely. So this
+# module is not collected with the others (its name does not start with test_):
+# test_fault_fork_isolated.py runs it in a fresh interpreter.
+pytestmark = [pytest.mark.mock, pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")]
 
 CHILD_TIMEOUT = 60.0
 
