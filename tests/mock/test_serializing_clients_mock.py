@@ -11,7 +11,6 @@ import pytest
 
 from confluent_kafka import (
     OFFSET_BEGINNING,
-    Consumer,
     DeserializingConsumer,
     KafkaError,
     Message,

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..cimpl import KafkaError, Message
 from ._handoff import HandoffReader
 from ._output import Console, librdkafka_logger
 
@@ -89,6 +90,20 @@ def client_conf(args: argparse.Namespace, bootstrap: str, **defaults: Any) -> Di
         key, value = _split_property(prop, "-X")
         conf[key] = value
     return conf
+
+
+class DeliveryTally:
+    """A delivery callback that counts what arrived and keeps what failed."""
+
+    def __init__(self) -> None:
+        self.delivered = 0
+        self.failures: List[KafkaError] = []
+
+    def __call__(self, err: Optional[KafkaError], msg: Message) -> None:
+        if err is None:
+            self.delivered += 1
+        else:
+            self.failures.append(err)
 
 
 class Cluster:

@@ -6,12 +6,13 @@ import argparse
 import os
 import time
 import uuid
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict
 
-from ..cimpl import OFFSET_BEGINNING, Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
+from ..cimpl import OFFSET_BEGINNING, Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from ._admin import print_json, print_lines
 from ._common import (
     BOOTSTRAP_ENV,
+    DeliveryTally,
     EXIT_ERROR,
     EXIT_OK,
     EXIT_USAGE,
@@ -75,17 +76,8 @@ def _create_topic(args: argparse.Namespace, bootstrap: str, topic: str, console:
 
 def _produce(args: argparse.Namespace, bootstrap: str, topic: str, console: Console) -> Dict[str, Any]:
     payload = os.urandom(args.size)
-    delivered = 0
-    failed: List[KafkaError] = []
-
-    def on_delivery(err: Optional[KafkaError], msg: Message) -> None:
-        nonlocal delivered
-        if err is None:
-            delivered += 1
-        else:
-            failed.append(err)
-
-    producer = Producer(client_conf(args, bootstrap, **{"linger.ms": 5, "on_delivery": on_delivery}))
+    tally = DeliveryTally()
+    producer = Producer(client_conf(args, bootstrap, **{"linger.ms": 5, "on_delivery": tally}))
     deadline = time.monotonic() + args.timeout
     try:
         start = time.perf_counter()
@@ -106,10 +98,11 @@ def _produce(args: argparse.Namespace, bootstrap: str, topic: str, console: Cons
         seconds = time.perf_counter() - start
     finally:
         producer.close(0)
+    failed = tally.failures
     if failed or left:
         reason = failed[0].str() if failed else f"{left} still queued at the deadline"
         raise CliError(f"{len(failed) + left} of {args.messages} messages not delivered: {reason}")
-    return _result("produce", delivered, delivered * args.size, seconds)
+    return _result("produce", tally.delivered, tally.delivered * args.size, seconds)
 
 
 def _consume(args: argparse.Namespace, bootstrap: str, topic: str, console: Console) -> Dict[str, Any]:

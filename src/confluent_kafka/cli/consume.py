@@ -20,7 +20,6 @@ from ..cimpl import (
     TopicPartition,
 )
 from ._common import (
-    EXIT_ERROR,
     EXIT_OK,
     EXIT_USAGE,
     CliError,

@@ -7,9 +7,10 @@ import os
 import sys
 from typing import BinaryIO, Iterator, List, Optional, Tuple
 
-from ..cimpl import KafkaError, Message, Producer
+from ..cimpl import Producer
 from ._common import (
     BOOTSTRAP_ENV,
+    DeliveryTally,
     EXIT_ERROR,
     EXIT_OK,
     EXIT_USAGE,
@@ -161,17 +162,8 @@ def _produce_all(args: argparse.Namespace, console: Console, bootstrap: str,
                  inputs: List[Tuple[str, BinaryIO]], delim: bytes, key_delim: Optional[bytes],
                  fixed_key: Optional[bytes], headers: Optional[List[Tuple[str, bytes]]],
                  handoff: Optional[HandoffWriter]) -> int:
-    delivered = 0
-    failures: List[KafkaError] = []
-
-    def on_delivery(err: Optional[KafkaError], msg: Message) -> None:
-        nonlocal delivered
-        if err is None:
-            delivered += 1
-        else:
-            failures.append(err)
-
-    producer = Producer(client_conf(args, bootstrap, on_delivery=on_delivery))
+    tally = DeliveryTally()
+    producer = Producer(client_conf(args, bootstrap, on_delivery=tally))
     sent = 0
     try:
         with console.progress(f"producing to {args.topic}") as bar:
@@ -193,6 +185,7 @@ def _produce_all(args: argparse.Namespace, console: Console, bootstrap: str,
             left = producer.flush(-1 if args.timeout is None else args.timeout)
     finally:
         producer.close(0)
+    failures, delivered = tally.failures, tally.delivered
     if failures:
         kinds = sorted({f"{e.name()} ({e.str()})" for e in failures})
         console.error(f"{len(failures)} of {sent} messages were not delivered to {args.topic}: {'; '.join(kinds)}")
