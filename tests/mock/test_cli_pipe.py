@@ -29,7 +29,8 @@ def test_readme_pipe_with_python_dash_m() -> None:
 
 
 def test_many_messages_over_several_partitions_arrive_exactly_once() -> None:
-    r = shell("seq 20000 | confluent-kafka produce -q -t big --partitions 3 "
+    # Keyed, so the partitioner spreads them by hash (keyless ones stick to one partition per batch).
+    r = shell("seq 20000 | sed 's/.*/k&:&/' | confluent-kafka produce -q -t big --partitions 3 -K : "
               "| confluent-kafka consume -q -t big -f '%p %s\\n'")
     assert r.returncode == 0, r.stderr.decode()
     got = [tuple(map(int, line.split())) for line in lines(r.stdout)]
