@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
 
 from clients import Reports
 
@@ -47,6 +47,21 @@ class Audit:
         return (f"acknowledged={self.acknowledged} failed={self.failed} delivered={self.delivered} "
                 f"lost={len(self.lost)} duplicated={len(self.duplicated)} "
                 f"reordered_partitions={len(self.reordered)}")
+
+
+def produce_waiting(p: Producer, topic: str, value: bytes, partition: int, wait: float,
+                    timeout: float = 60.0) -> None:
+    """produce(), serving reports for ``wait`` seconds at a time while the queue is full; an
+    AssertionError once ``timeout`` seconds pass without room."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            p.produce(topic, value, partition=partition)
+            return
+        except BufferError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no queue space for {timeout:.0f} s") from None
+            p.poll(wait)
 
 
 def value_of(partition: int, seq: int) -> bytes:

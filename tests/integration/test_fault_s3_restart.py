@@ -18,7 +18,7 @@ from confluent_kafka import Consumer, KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from clients import Reports, future_results
-from delivery_audit import audit, read_partition_to_end, value_of
+from delivery_audit import audit, produce_waiting, read_partition_to_end, value_of
 from s3_server import S3Server
 from tansu_broker import TansuBroker
 
@@ -73,12 +73,7 @@ def produce_slices(p: Producer, topic: str, on_slice: Callable[[int], None]) -> 
         for i in range(per_slice):
             part = i % PARTITIONS
             value = value_of(part, len(produced[part]))
-            while True:
-                try:
-                    p.produce(topic, value, partition=part)
-                    break
-                except BufferError:
-                    p.poll(0.1)
+            produce_waiting(p, topic, value, part, 0.1)
             produced[part].append(value)
         p.poll(0.1)
     return produced

@@ -17,7 +17,7 @@ from confluent_kafka import KafkaError, Producer
 from confluent_kafka.testing import ApiKey, MockCluster
 
 from clients import Reports
-from delivery_audit import Audit, audit, read_partition_to_end, value_of
+from delivery_audit import Audit, audit, produce_waiting, read_partition_to_end, value_of
 
 pytestmark = pytest.mark.mock
 
@@ -37,12 +37,7 @@ def produce_through(mock_cluster: MockCluster, topic: str, p: Producer, dr: Repo
         for i in range(step * per_step, (step + 1) * per_step):
             part = i % PARTITIONS
             value = value_of(part, len(produced[part]))
-            while True:
-                try:
-                    p.produce(topic, value, partition=part)
-                    break
-                except BufferError:
-                    p.poll(0.05)
+            produce_waiting(p, topic, value, part, 0.05)
             produced[part].append(value)
         p.poll(0.05)  # let some requests go out before the next fault
     fault(mock_cluster, topic, steps)  # the last step heals whatever is still broken
