@@ -141,6 +141,24 @@ def test_use_outside_a_running_loop_is_refused(mock_cluster: Any) -> None:
     run(p.close)
 
 
+def test_one_producer_serves_one_loop_after_another(mock_cluster: Any) -> None:
+    """The producer follows the running loop: a second asyncio.run() after the first loop
+    closed gets its futures settled and its fire-and-forget messages flushed."""
+    mock_cluster.create_topic("two-loops", 1)
+    p = AIOProducer({"bootstrap.servers": mock_cluster.bootstrap_servers})
+
+    async def round_trip(tag: bytes) -> int:
+        await p.enqueue("two-loops", tag + b"-forget", partition=0)
+        await p.enqueue("two-loops", tag + b"-plain")
+        msg = await p.produce_and_wait("two-loops", tag + b"-awaited", partition=0)
+        assert await p.flush(30) == 0
+        return msg.offset()
+
+    assert run(lambda: round_trip(b"first")) == 2
+    assert run(lambda: round_trip(b"second")) == 5
+    run(p.close)
+
+
 def _fill(bootstrap: str, topic: str, n: int) -> None:
     async def main() -> None:
         async with AIOProducer({"bootstrap.servers": bootstrap}) as p:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from asyncio import get_running_loop as _running_loop
 from functools import partial
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
@@ -81,6 +82,7 @@ class AIOProducer:
         self._in_txn = False
         self._closed = False
         self._serve_pending = False
+        self._loop: Optional[asyncio.AbstractEventLoop] = None  # the loop _enter() bound last
 
     # ---- serving ---------------------------------------------------------------------------
 
@@ -116,7 +118,15 @@ class AIOProducer:
         if self._exc is not None:
             exc, self._exc = self._exc, None
             raise exc
-        return self._wake.bind()
+        self._loop = self._wake.bind()
+        return self._loop
+
+    def _enter_fast(self) -> asyncio.AbstractEventLoop:
+        """_enter() for the per-message calls: one comparison when nothing changed."""
+        loop = _running_loop()
+        if loop is self._loop and self._exc is None and not self._closed:
+            return loop
+        return self._enter()
 
     async def _make_room(self) -> None:
         """Wait for delivery reports to free room in a full queue."""
@@ -137,7 +147,7 @@ class AIOProducer:
         ``callback`` (``cb(err, msg)``), if given, is called as well. Cancelling the returned
         future does not unsend the message; its delivery report is then just dropped.
         """
-        loop = self._enter()
+        loop = self._enter_fast()
         fut: "asyncio.Future[Message]" = loop.create_future()
         user_cb = on_delivery if on_delivery is not None else callback
         settle = _settle if user_cb is None else partial(_settle_and_call, user_cb)
@@ -161,11 +171,15 @@ class AIOProducer:
 
         Only waits while the local queue is full. Use :meth:`flush` to wait for delivery.
         """
-        self._enter()
+        self._enter_fast()
+        plain = key is None and partition is None and timestamp is None and headers is None
         while True:
             try:
-                self._p.produce(topic, value, key, -1 if partition is None else partition,
-                                timestamp=timestamp or 0, headers=headers)
+                if plain:  # the common call, without the cost of keyword arguments
+                    self._p.produce(topic, value)
+                else:
+                    self._p.produce(topic, value, key, -1 if partition is None else partition,
+                                    timestamp=timestamp or 0, headers=headers)
                 return
             except BufferError:
                 await self._make_room()
