@@ -119,8 +119,18 @@ static int header_at(const Row *r, size_t j, const char **name, size_t *name_len
     return 0;
 }
 
+/* Records: looking up a record's headers parses them anew each time when there are none (nothing
+ * is cached by librdkafka then), and that costs more than the rest of the row: pass 1 looks them up
+ * once per record and pass 2 reuses what it found. */
+typedef struct {
+    rd_kafka_message_t **rkms;
+    rd_kafka_headers_t **headers; /* one per record, set up to `looked_up` */
+    Py_ssize_t looked_up;
+} RecordSource;
+
 static int row_of_record(void *src, Py_ssize_t i, Row *r) {
-    rd_kafka_message_t *m = ((rd_kafka_message_t **)src)[i];
+    RecordSource *rs = src;
+    rd_kafka_message_t *m = rs->rkms[i];
     rd_kafka_timestamp_type_t tstype;
     r->key = m->key;
     r->key_len = m->key_len;
@@ -133,8 +143,12 @@ static int row_of_record(void *src, Py_ssize_t i, Row *r) {
     r->timestamp = rd_kafka_message_timestamp(m, &tstype);
     r->tstype = (int)tstype;
     r->py_headers = NULL;
-    if (rd_kafka_message_headers(m, &r->c_headers) != RD_KAFKA_RESP_ERR_NO_ERROR)
-        r->c_headers = NULL;
+    if (i >= rs->looked_up) {
+        if (rd_kafka_message_headers(m, &rs->headers[i]) != RD_KAFKA_RESP_ERR_NO_ERROR)
+            rs->headers[i] = NULL;
+        rs->looked_up = i + 1;
+    }
+    r->c_headers = rs->headers[i];
     return 0;
 }
 
@@ -293,7 +307,12 @@ static CflArrowBuilder *build(row_fn get, void *src, Py_ssize_t n, Py_ssize_t *t
 }
 
 CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, Py_ssize_t *taken) {
-    return build(row_of_record, rkms, n, taken);
+    RecordSource src = {.rkms = rkms, .headers = PyMem_Malloc(sizeof(rd_kafka_headers_t *) * (size_t)(n > 0 ? n : 1))};
+    if (src.headers == NULL)
+        return (CflArrowBuilder *)PyErr_NoMemory();
+    CflArrowBuilder *b = build(row_of_record, &src, n, taken);
+    PyMem_Free(src.headers);
+    return b;
 }
 
 CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, Py_ssize_t *taken) {
