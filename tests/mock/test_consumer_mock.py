@@ -544,3 +544,39 @@ def test_consumed_message_fields(bootstrap: str, topic: str, make_consumer: Call
     assert first.leader_epoch() is None or first.leader_epoch() >= 0
     assert (second.key(), second.value(), second.headers(), second.offset()) == (None, None, None, 1)
     assert len(second) == 0
+
+
+def test_consumed_messages_leave_the_collector_until_they_may_hold_containers(
+        bootstrap: str, topic: str, make_producer: Callable[..., Any],
+        make_consumer: Callable[..., Consumer]) -> None:
+    """A consumed Message holds only str and bytes, so it stays out of the cyclic garbage
+    collector (whose collections would otherwise grow with every batch); anything that lets it
+    reach a container puts it back, so a cycle through it is still collected."""
+    import gc
+    import weakref
+
+    produce_values(bootstrap, topic, {0: [b"a", b"b", b"c", b"d", b"e"]})
+    p = make_producer({})
+    p.produce(topic, b"f", partition=0, headers=[("h", b"v")])
+    assert p.flush(30) == 0
+    c = make_consumer({"group.id": _group()})
+    c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
+    msgs = read_messages(c, 6, 30)
+    assert not any(gc.is_tracked(m) for m in msgs)
+    setters = [lambda m: m.set_value([m]), lambda m: m.set_key({"self": m}),
+               lambda m: m.set_headers([("h", b"v")]), lambda m: m.set_error(KafkaError(KafkaError._FAIL)),
+               lambda m: m.set_topic("other"), lambda m: m.headers()]  # the last one has headers
+    for m, setter in zip(msgs, setters):
+        setter(m)
+        assert gc.is_tracked(m), setter
+    # A cycle through a consumed message is collected: its value refers back to it.
+    class Box:
+        pass
+
+    holder = Box()
+    holder.message = msgs[0]  # type: ignore[attr-defined]
+    msgs[0].set_value(holder)
+    probe = weakref.ref(holder)
+    del holder, msgs, m
+    gc.collect()
+    assert probe() is None

@@ -189,6 +189,10 @@ PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject 
     if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
         m->timestamp = 0;
     m->leader_epoch = rd_kafka_message_leader_epoch(rkm);
+    /* It holds only str, bytes and our KafkaError, which cannot lead back to it: leave it out of
+     * the garbage collector's generations, whose collections otherwise grow with every batch of
+     * consumed messages. It is tracked again as soon as it may hold anything else (track()). */
+    PyObject_GC_UnTrack(m);
     return (PyObject *)m;
 fail:
     Py_DECREF(m);
@@ -358,6 +362,12 @@ static void Message_dealloc(MessageObject *self) {
     Py_DECREF(tp);
 }
 
+/* A message that may now reach other containers is watched by the garbage collector again. */
+static void track(MessageObject *self) {
+    if (!PyObject_GC_IsTracked((PyObject *)self))
+        PyObject_GC_Track(self);
+}
+
 static inline PyObject *or_none(PyObject *o) {
     return Py_NewRef(o != NULL ? o : Py_None);
 }
@@ -401,6 +411,8 @@ static int materialize_headers(MessageObject *self) {
 static PyObject *Message_headers(MessageObject *self, PyObject *unused) {
     if (materialize_headers(self) < 0)
         return NULL;
+    if (self->headers != NULL)
+        track(self); /* the caller gets the list itself, and may put anything in it */
     return or_none(self->headers);
 }
 
@@ -423,16 +435,19 @@ static PyObject *Message_leader_epoch(MessageObject *self, PyObject *unused) {
 static PyObject *Message_set_topic(MessageObject *self, PyObject *v) {
     if (check_topic_arg(v) < 0)
         return NULL;
+    track(self);
     Py_XSETREF(self->topic, none_as_null(v));
     Py_RETURN_NONE;
 }
 
 static PyObject *Message_set_value(MessageObject *self, PyObject *v) {
+    track(self);
     Py_XSETREF(self->value, none_as_null(v));
     Py_RETURN_NONE;
 }
 
 static PyObject *Message_set_key(MessageObject *self, PyObject *v) {
+    track(self);
     Py_XSETREF(self->key, none_as_null(v));
     Py_RETURN_NONE;
 }
@@ -444,6 +459,7 @@ static PyObject *Message_set_headers(MessageObject *self, PyObject *v) {
         rd_kafka_headers_destroy(self->c_headers);
         self->c_headers = NULL;
     }
+    track(self);
     Py_XSETREF(self->headers, none_as_null(v));
     self->headers_raw = self->headers != NULL;
     Py_RETURN_NONE;
@@ -453,6 +469,7 @@ static PyObject *Message_set_error(MessageObject *self, PyObject *v) {
     cfl_state *st = cfl_state_of((PyObject *)self);
     if (st == NULL || check_error_arg(st, v) < 0)
         return NULL;
+    track(self);
     Py_XSETREF(self->error, none_as_null(v));
     Py_RETURN_NONE;
 }
