@@ -138,10 +138,16 @@ static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
 
 /* Keep messages fetched by a call that then raised: the next poll/consume returns them. */
 void cfl_consumer_stash(Handle *self, PyObject *list, int front) {
-    if (self->stash == NULL && (self->stash = PyList_New(0)) == NULL)
-        return;
-    Py_ssize_t n = front ? 0 : PyList_GET_SIZE(self->stash);
-    PyList_SetSlice(self->stash, n, n, list);
+    if (self->stash == NULL)
+        self->stash = PyList_New(0);
+    if (self->stash != NULL) {
+        Py_ssize_t at = front ? 0 : PyList_GET_SIZE(self->stash);
+        if (PyList_SetSlice(self->stash, at, at, list) == 0)
+            return;
+    }
+    /* Out of memory: the messages cannot be kept. Say so rather than drop them silently; the
+     * caller's own exception, if any, is still the one raised. */
+    PyErr_WriteUnraisable(list);
 }
 
 static PyObject *raise_if(Handle *self, rd_kafka_resp_err_t err) {
