@@ -438,8 +438,10 @@ class Consumer:
     def assignment(self) -> List[TopicPartition]: ...
     def poll(self, timeout: Optional[float] = -1) -> Optional[Message]: ...
     def consume(self, num_messages: int = 1, timeout: Optional[float] = -1) -> List[Message]: ...
-    def consume_arrow(self, num_messages: int = 1000, timeout: Optional[float] = -1) -> ArrowBatch:
-        """Up to ``num_messages`` messages as Arrow columns, without Message objects."""
+    def consume_arrow(self, num_messages: int = 1000, timeout: Optional[float] = -1,
+                      headers: bool = True) -> ArrowBatch:
+        """Up to ``num_messages`` messages as Arrow columns, without Message objects; with
+        ``headers=False`` the headers column is all null and no header is read."""
     def commit(
         self,
         message: Optional[Message] = None,

@@ -43,7 +43,8 @@ def read_range(conf: Dict[str, str], rng: OffsetRange, include_headers: bool, po
         pos = rng.start
         deadline = time.monotonic() + poll_timeout
         while pos < rng.end:
-            batch = c.consume_arrow(min(batch_rows, rng.end - pos), POLL_SLICE).to_pyarrow()
+            batch = c.consume_arrow(min(batch_rows, rng.end - pos), POLL_SLICE,
+                                    headers=include_headers).to_pyarrow()
             if batch.num_rows:
                 offsets = batch.column("offset")
                 last = offsets[-1].as_py()

@@ -98,10 +98,14 @@ int cfl_arrow_list(const CflArrowColumn *c, int64_t i, int64_t *start, int64_t *
 typedef struct CflArrowBuilder CflArrowBuilder;
 
 /* A builder sized for the records rkms[0..n); it takes only as many as fit the int32 offsets
- * of the binary columns: *taken tells how many. NULL with MemoryError set on failure. */
-CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, Py_ssize_t *taken);
+ * of the binary columns: *taken tells how many. With with_headers 0 the headers column is all
+ * null and no header is looked at (a lookup costs more than the rest of a small record).
+ * NULL with MemoryError set on failure. */
+CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, int with_headers,
+                                                Py_ssize_t *taken);
 /* The same from Message objects (data messages only). */
-CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, Py_ssize_t *taken);
+CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, int with_headers,
+                                                 Py_ssize_t *taken);
 /* Drop a builder that will not become a batch (NULL is fine). Needs no GIL. */
 void cfl_arrow_builder_free(CflArrowBuilder *b);
 /* The ArrowBatch holding the builder's columns (the builder is consumed either way). */

@@ -124,7 +124,7 @@ static int header_at(const Row *r, size_t j, const char **name, size_t *name_len
  * once per record and pass 2 reuses what it found. */
 typedef struct {
     rd_kafka_message_t **rkms;
-    rd_kafka_headers_t **headers; /* one per record, set up to `looked_up` */
+    rd_kafka_headers_t **headers; /* one per record, set up to `looked_up`; NULL: no headers wanted */
     Py_ssize_t looked_up;
 } RecordSource;
 
@@ -143,6 +143,9 @@ static int row_of_record(void *src, Py_ssize_t i, Row *r) {
     r->timestamp = rd_kafka_message_timestamp(m, &tstype);
     r->tstype = (int)tstype;
     r->py_headers = NULL;
+    r->c_headers = NULL;
+    if (rs->headers == NULL)
+        return 0;
     if (i >= rs->looked_up) {
         if (rd_kafka_message_headers(m, &rs->headers[i]) != RD_KAFKA_RESP_ERR_NO_ERROR)
             rs->headers[i] = NULL;
@@ -306,21 +309,24 @@ static CflArrowBuilder *build(row_fn get, void *src, Py_ssize_t n, Py_ssize_t *t
     return b;
 }
 
-CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, Py_ssize_t *taken) {
-    RecordSource src = {.rkms = rkms, .headers = PyMem_Malloc(sizeof(rd_kafka_headers_t *) * (size_t)(n > 0 ? n : 1))};
-    if (src.headers == NULL)
+CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, int with_headers,
+                                                Py_ssize_t *taken) {
+    RecordSource src = {.rkms = rkms};
+    if (with_headers &&
+        (src.headers = PyMem_Malloc(sizeof(rd_kafka_headers_t *) * (size_t)(n > 0 ? n : 1))) == NULL)
         return (CflArrowBuilder *)PyErr_NoMemory();
     CflArrowBuilder *b = build(row_of_record, &src, n, taken);
     PyMem_Free(src.headers);
     return b;
 }
 
-CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, Py_ssize_t *taken) {
+CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, int with_headers,
+                                                 Py_ssize_t *taken) {
     MessageSource src = {.msgs = msgs, .headers = PyList_New(n)};
     if (src.headers == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *h = PyObject_GetAttrString(msgs[i], "headers");
+        PyObject *h = with_headers ? PyObject_CallMethod(msgs[i], "headers", NULL) : Py_NewRef(Py_None);
         if (h == NULL) {
             Py_DECREF(src.headers);
             return NULL;

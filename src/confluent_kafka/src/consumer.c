@@ -927,7 +927,7 @@ static PyMethodDef Consumer_methods[] = {
     {"consume", METH_FAST(Consumer_consume),
      "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."},
     {"consume_arrow", METH_FAST(cfl_consumer_consume_arrow),
-     "consume_arrow($self, /, num_messages=1000, timeout=-1)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned."},
+     "consume_arrow($self, /, num_messages=1000, timeout=-1, headers=True)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned. With headers=False the headers column is all null and no header is read, which is faster for small messages."},
     {"commit", METH_KW(Consumer_commit),
      "commit($self, /, message=None, offsets=None, asynchronous=True)\n--\n\nCommit the offset after message, the given offsets, or the current positions. Synchronous commits return the committed list."},
     {"store_offsets", METH_KW(Consumer_store_offsets), "store_offsets($self, /, message=None, offsets=None)\n--\n\nMark the offset after message, or the given offsets, as the next to commit (with enable.auto.offset.store=false); the next commit, automatic or not, commits them."},

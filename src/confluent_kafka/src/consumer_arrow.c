@@ -38,7 +38,7 @@ static PyObject *finish(Handle *self, CflArrowBuilder *b, Py_ssize_t taken, PyOb
 }
 
 /* The batch from Messages an earlier call left behind. */
-static PyObject *from_stash(Handle *self, Py_ssize_t want) {
+static PyObject *from_stash(Handle *self, Py_ssize_t want, int with_headers) {
     PyObject *list = cfl_consumer_fetch(self, want, 0);
     if (list == NULL)
         return NULL;
@@ -56,7 +56,7 @@ static PyObject *from_stash(Handle *self, Py_ssize_t want) {
     }
     Py_ssize_t taken = 0;
     CflArrowBuilder *b = data ? cfl_arrow_builder_from_messages(PySequence_Fast_ITEMS(data), PyList_GET_SIZE(data),
-                                                               &taken)
+                                                               with_headers, &taken)
                               : NULL;
     if (b != NULL) {
         rest = PyList_GetSlice(data, taken, PyList_GET_SIZE(data));
@@ -76,18 +76,25 @@ static PyObject *from_stash(Handle *self, Py_ssize_t want) {
     return finish(self, b, taken, rest);
 }
 
-static const enum cfl_kw consume_arrow_params[] = {CFL_KW_num_messages, CFL_KW_timeout};
+static const enum cfl_kw consume_arrow_params[] = {CFL_KW_num_messages, CFL_KW_timeout, CFL_KW_headers};
 
 PyObject *cfl_consumer_consume_arrow(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *a[2];
+    PyObject *a[3];
     int timeout_ms;
     Py_ssize_t want;
-    if (cfl_parse_args(self->st, "consume_arrow", args, nargs, kwnames, consume_arrow_params, 2, 0, a) < 0 ||
-        cfl_timeout_ms(a[1], &timeout_ms) < 0 || cfl_consumer_num_messages(a[0], 1000, &want) < 0 ||
-        cfl_handle_check(self) < 0)
+    if (cfl_parse_args(self->st, "consume_arrow", args, nargs, kwnames, consume_arrow_params, 3, 0, a) < 0 ||
+        cfl_timeout_ms(a[1], &timeout_ms) < 0 || cfl_consumer_num_messages(a[0], 1000, &want) < 0)
+        return NULL;
+    if (a[2] != NULL && !PyBool_Check(a[2])) {
+        PyErr_Format(PyExc_TypeError, "consume_arrow() headers must be True or False, not %.100s",
+                     Py_TYPE(a[2])->tp_name);
+        return NULL;
+    }
+    int with_headers = a[2] != Py_False;
+    if (cfl_handle_check(self) < 0)
         return NULL;
     if (self->stash != NULL && PyList_GET_SIZE(self->stash) > 0)
-        return from_stash(self, want);
+        return from_stash(self, want, with_headers);
 
     rd_kafka_message_t **recs = PyMem_Malloc((size_t)want * sizeof(*recs));
     if (recs == NULL)
@@ -108,7 +115,7 @@ PyObject *cfl_consumer_consume_arrow(Handle *self, PyObject *const *args, Py_ssi
     }
     Py_ssize_t nrest = got - stop, taken = 0;
     PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
-    CflArrowBuilder *b = exc == NULL ? cfl_arrow_builder_from_records(recs, ndata, &taken) : NULL;
+    CflArrowBuilder *b = exc == NULL ? cfl_arrow_builder_from_records(recs, ndata, with_headers, &taken) : NULL;
     if (b == NULL && exc == NULL)
         exc = CFL_FETCH_EXC();
 
