@@ -3,8 +3,10 @@ coordinator moves, broker outages, injected request errors, and callbacks that r
 
 from __future__ import annotations
 
+import gc
 import time
 import uuid
+import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
 import pytest
@@ -552,9 +554,6 @@ def test_consumed_messages_leave_the_collector_until_they_may_hold_containers(
     """A consumed Message holds only str and bytes, so it stays out of the cyclic garbage
     collector (whose collections would otherwise grow with every batch); anything that lets it
     reach a container puts it back, so a cycle through it is still collected."""
-    import gc
-    import weakref
-
     produce_values(bootstrap, topic, {0: [b"a", b"b", b"c", b"d", b"e"]})
     p = make_producer({})
     p.produce(topic, b"f", partition=0, headers=[("h", b"v")])
