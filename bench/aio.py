@@ -18,6 +18,7 @@ fetch) precedes the clock; its time is the startup column.
     (`make bench` runs this together with the other benchmarks: bench/run.py)
 """
 import sys
+from typing import Optional
 
 import common
 
@@ -36,15 +37,11 @@ def run(session: common.Session) -> None:
     n, size = min(session.n, AIO_N), session.size
 
     def label(name: str) -> str:
-        return f"{name} [{n:,} x {size:,} B]"
+        return session.workload(name, n)
 
-    def worker(client: str, argv: list) -> object:
-        """A run; one that fails (a peer timing out) becomes a note, not the end of the benchmark."""
-        try:
-            return session.python_worker(client, "aio_worker.py", argv)
-        except SystemExit as e:
-            session.note(f"aio {client} {' '.join(str(a) for a in argv[-2:])} failed: {str(e).splitlines()[0][:200]}")
-            return None
+    def worker(client: str, argv: list) -> Optional[dict]:
+        what = f"aio {client} {' '.join(str(a) for a in argv[-2:])}"
+        return session.worker_or_note(client, "aio_worker.py", argv, what)
     for rep in range(session.args.repeat):
         for i, (name, mode, clients) in enumerate(PRODUCE):
             for client in session.client_order(rep + i, clients):

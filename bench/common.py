@@ -145,9 +145,9 @@ class Session:
             self.broker.stop()
             self.broker = None
 
-    def workload(self, name: str) -> str:
-        """The row label of a workload at the current size."""
-        return f"{name} [{self.n:,} x {self.size:,} B]"
+    def workload(self, name: str, n: Optional[int] = None) -> str:
+        """The row label of a workload at the current size (of ``n`` messages, default ``self.n``)."""
+        return f"{name} [{self.n if n is None else n:,} x {self.size:,} B]"
 
     @staticmethod
     def client_order(i: int, clients: tuple = CLIENTS) -> tuple:
@@ -160,15 +160,20 @@ class Session:
             self.notes.append(text)
 
     def peer(self, client: str, role: str, argv: Iterable, extra_time: float = 0.0) -> Optional[dict]:
-        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv. A failed
-        run (e.g. deliveries timing out) becomes a note instead of ending the benchmark."""
+        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv."""
+        return self.worker_or_note(client, "peer_worker.py", ["--client", client, "--role", role] + list(argv),
+                                   f"{client} {role} ({self.n:,} x {self.size:,} B)", extra_time)
+
+    def worker_or_note(self, client: str, script: str, argv: Iterable, what: str,
+                       extra_time: float = 0.0) -> Optional[dict]:
+        """python_worker(), except that a failed run (e.g. deliveries timing out) becomes a note
+        naming ``what`` instead of ending the benchmark."""
         try:
-            return self.python_worker(client, "peer_worker.py",
-                                      ["--client", client, "--role", role] + list(argv), extra_time)
+            return self.python_worker(client, script, argv, extra_time)
         except SystemExit as e:
             first = str(e).splitlines()
             detail = next((line for line in first if line.startswith("{")), first[0] if first else "")
-            self.note(f"{client} {role} ({self.n:,} x {self.size:,} B) failed: {detail[:300]}")
+            self.note(f"{what} failed: {detail[:300]}")
             return None
 
     def runs_peer(self, client: str, rep: int) -> bool:

@@ -155,7 +155,8 @@ static int row_of_record(void *src, Py_ssize_t i, Row *r) {
     return 0;
 }
 
-/* Messages: src is {PyObject *const *msgs, PyObject *headers (a list, one entry per message)}. */
+/* Messages: src is {PyObject *const *msgs, PyObject *headers (a list, one entry per message;
+ * NULL: no headers wanted)}. */
 typedef struct {
     PyObject *const *msgs;
     PyObject *headers;
@@ -190,8 +191,8 @@ static int row_of_message(void *src, Py_ssize_t i, Row *r) {
     r->timestamp = m->timestamp;
     r->tstype = m->tstype;
     r->c_headers = NULL;
-    PyObject *h = PyList_GET_ITEM(s->headers, i);
-    r->py_headers = PyList_Check(h) ? h : NULL;
+    PyObject *h = s->headers != NULL ? PyList_GET_ITEM(s->headers, i) : NULL;
+    r->py_headers = h != NULL && PyList_Check(h) ? h : NULL;
     return 0;
 }
 
@@ -322,11 +323,11 @@ CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ss
 
 CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, int with_headers,
                                                  Py_ssize_t *taken) {
-    MessageSource src = {.msgs = msgs, .headers = PyList_New(n)};
-    if (src.headers == NULL)
+    MessageSource src = {.msgs = msgs};
+    if (with_headers && (src.headers = PyList_New(n)) == NULL)
         return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *h = with_headers ? PyObject_CallMethod(msgs[i], "headers", NULL) : Py_NewRef(Py_None);
+    for (Py_ssize_t i = 0; with_headers && i < n; i++) {
+        PyObject *h = PyObject_CallMethod(msgs[i], "headers", NULL);
         if (h == NULL) {
             Py_DECREF(src.headers);
             return NULL;
@@ -334,7 +335,7 @@ CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize
         PyList_SET_ITEM(src.headers, i, h);
     }
     CflArrowBuilder *b = build(row_of_message, &src, n, taken);
-    Py_DECREF(src.headers);
+    Py_XDECREF(src.headers);
     return b;
 }
 
