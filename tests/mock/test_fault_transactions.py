@@ -111,3 +111,17 @@ def test_aborted_data_stays_invisible_to_read_committed(mock_cluster: MockCluste
     p.commit_transaction(30)
     (m,) = read_back(unique_topic, 0, 1, **{"isolation.level": "read_committed"})
     assert m.value() == b"committed"
+
+
+def test_close_after_a_fatal_error_without_error_cb(mock_cluster: MockCluster, unique_topic: str,
+                                                    make_producer: Callable) -> None:
+    """Closing is what a fatal error calls for: close() completes, even though no error_cb
+    took the error (outside close(), serving calls raise it)."""
+    mock_cluster.create_topic(unique_topic, 1, 3)
+    p = make_producer({"transactional.id": f"txn-{uuid.uuid4().hex}", "log_level": 0})
+    p.init_transactions(30)
+    err = commit_fails(p, mock_cluster, unique_topic, ApiKey.END_TXN, KafkaError.PRODUCER_FENCED)
+    assert (err.code(), err.fatal()) == (KafkaError._FENCED, True)
+    assert p.close(10) is True
+    with pytest.raises(RuntimeError, match="closed"):
+        p.produce(unique_topic, b"after close")

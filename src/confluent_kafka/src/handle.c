@@ -414,8 +414,10 @@ static void error_cb(rd_kafka_t *rk, int code, const char *reason, void *opaque)
         Py_XDECREF(eo); /* this call already raised: later events are not handed to Python */
     } else if (h->error_cb != NULL) {
         call_user(rk, &g, h->error_cb, eo);
-    } else if (fatal && eo != NULL) {
-        /* Nobody listens, yet the client is now unusable: say so from the serving call. */
+    } else if (fatal && eo != NULL && !h->close_flushing) {
+        /* Nobody listens, yet the client is now unusable: say so from the serving call. (Not
+         * from close(): closing is what a fatal error calls for, and the failed messages'
+         * delivery reports still say what was lost.) */
         cfl_raise_error_obj(st, eo);
         Py_DECREF(eo);
         cfl_cb_failed(rk, &g, NULL);

@@ -81,6 +81,7 @@ typedef struct Handle {
     int active;            /* calls using rk with the GIL released; close() waits for them */
     char in_transaction;   /* producer: begin_transaction() done, not yet committed or aborted */
     char closing;          /* close() started: waiting calls return at their next slice */
+    char close_flushing;   /* producer: close() is delivering what it can before the teardown */
     char closed;
     char io_on;             /* io_fd[] are open and the served queue writes to io_fd[1] */
     int io_fd[2];           /* asyncio wake-up pipe (io_event.c): read end, write end */

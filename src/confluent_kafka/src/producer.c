@@ -318,14 +318,16 @@ static PyObject *close_impl(Handle *self, int timeout_ms) {
         self->in_transaction = 0;
     }
     /* Deliver what can be delivered; a raising callback stops close() (call it again). */
-    if (cfl_serve(self, timeout_ms, flush_step, NULL, NULL) < 0)
-        return NULL;
-    if (rd_kafka_outq_len(self->rk) > 0) {
+    self->close_flushing = 1;
+    int rc = cfl_serve(self, timeout_ms, flush_step, NULL, NULL);
+    if (rc >= 0 && rd_kafka_outq_len(self->rk) > 0) {
         /* Out of time: what is left is reported as purged rather than dropped silently. */
         rd_kafka_purge(self->rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
-        if (cfl_serve(self, 1000, flush_step, NULL, NULL) < 0)
-            return NULL;
+        rc = cfl_serve(self, 1000, flush_step, NULL, NULL);
     }
+    self->close_flushing = 0;
+    if (rc < 0)
+        return NULL;
     cfl_handle_destroy(self);
     self->closed = 1;
     Py_RETURN_TRUE;
