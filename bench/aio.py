@@ -5,6 +5,7 @@ Each run is a process of its own (bench/aio_worker.py) with N values of SIZE byt
   aio produce, awaited in batches   produce() futures gathered BATCH (1000) at a time
   aio produce, produce_batch()      ours only: the batch form, one await and one future per BATCH
   aio produce, fire-and-forget      futures dropped (ours: enqueue(), which makes none), one flush
+  (note) asyncio floor              the 'awaited' shape with no Kafka behind it: its ceiling
   aio consume, batches of 1000      partition 0 of a filled topic from its beginning, consume()
                                     (aiokafka: getmany()), timed from the first arrival
 
@@ -60,6 +61,16 @@ def run(session: common.Session) -> None:
             r = worker(client, ["--client", client, "--topic", topic, "-n", n, "--mode", "consume"])
             session.record(consume, client, rep, r)
 
+    # asyncio's own cost of the awaited shape, no Kafka: what no client can beat (median of runs).
+    floors = [worker("ours", ["--client", "ours", "--topic", "-", "-n", n, "--mode", "floor"])
+              for _ in range(max(3, session.args.repeat))]
+    floors = [r for r in floors if r is not None]
+    awaited = label(PRODUCE[0][0])
+    if floors:
+        ceiling = common.median_run(floors)["msgs_per_s"]
+        session.note(f"{awaited}: asyncio alone (a coroutine, a future, gather and set_result per "
+                     f"message, no Kafka) runs that shape at {ceiling:,.0f} msgs/s here: the ceiling "
+                     f"of every client in that row")
     for workload in [label(w) for w, _, _ in PRODUCE] + [consume]:
         med = {c: common.median_run(rs) for c, rs in session.runs.get(workload, {}).items()}
         if "ours" in med and "aiokafka" in med:

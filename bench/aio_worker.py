@@ -10,6 +10,9 @@ Runs with whichever interpreter has the client under test: this project's conflu
                    then one flush
   --mode consume   N messages of partition 0 of a filled topic, BATCH at a time (consume() /
                    aiokafka getmany()); the clock starts at the first arrival
+  --mode floor     no Kafka: the asyncio work that 'batches' asks of any client (a coroutine
+                   awaited, a future made, gathered and resolved per message), the ceiling of
+                   that workload on this interpreter and machine
 
     python bench/aio_worker.py --client ours --bootstrap 127.0.0.1:PORT --topic T -n 100000 --mode batches
 """
@@ -185,6 +188,28 @@ async def consume(api, args) -> dict:
             "startup_seconds": startup}
 
 
+async def floor(api, args) -> dict:
+    """The 'batches' shape with nothing behind the futures: each group is resolved by one loop
+    callback, as a client's delivery reports would be."""
+    loop = asyncio.get_running_loop()
+
+    async def produce() -> "asyncio.Future[None]":
+        return loop.create_future()
+
+    def resolve(futs: list) -> None:
+        for f in futs:
+            f.set_result(None)
+
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    for start in range(0, args.n, BATCH):
+        futs = [await produce() for _ in range(min(BATCH, args.n - start))]
+        loop.call_soon(resolve, futs)
+        await asyncio.gather(*futs)
+    return {"messages": args.n, "seconds": time.perf_counter() - t0,
+            "cpu_seconds": time.process_time() - cpu0, "startup_seconds": 0.0}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--client", choices=("ours", "upstream", "aiokafka"), required=True)
@@ -192,7 +217,7 @@ def main() -> int:
     ap.add_argument("--topic", required=True)
     ap.add_argument("-n", type=int, required=True)
     ap.add_argument("--size", type=int, default=100)
-    ap.add_argument("--mode", choices=("batches", "forget", "consume"), required=True)
+    ap.add_argument("--mode", choices=("batches", "forget", "consume", "floor"), required=True)
     ap.add_argument("--timeout", type=float, default=300.0, help="bound on the timed part, seconds")
     ap.add_argument("--batch-form", action="store_true", help="ours: produce_batch() instead of futures")
     args = ap.parse_args()
@@ -200,7 +225,7 @@ def main() -> int:
     api = AioKafka(args.client) if args.client == "aiokafka" else Confluent(args.client)
     if args.batch_form:
         api.futures = False
-    work = consume if args.mode == "consume" else produce
+    work = {"consume": consume, "floor": floor}.get(args.mode, produce)
     result = asyncio.run(asyncio.wait_for(work(api, args), args.timeout + 60))
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     result.update({"module": api.module, "version": api.version, "librdkafka": api.librdkafka,
