@@ -99,10 +99,11 @@ typedef struct CflArrowBuilder CflArrowBuilder;
 
 /* A builder sized for the records rkms[0..n); it takes only as many as fit the int32 offsets
  * of the binary columns: *taken tells how many. With with_headers 0 the headers column is all
- * null and no header is looked at (a lookup costs more than the rest of a small record).
+ * null and no header is looked at (a lookup costs more than the rest of a small record);
+ * peek_headers lets cfl_record_headerless() answer before librdkafka's lookup.
  * NULL with MemoryError set on failure. */
 CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, int with_headers,
-                                                Py_ssize_t *taken);
+                                                int peek_headers, Py_ssize_t *taken);
 /* The same from Message objects (data messages only). */
 CflArrowBuilder *cfl_arrow_builder_from_messages(PyObject *const *msgs, Py_ssize_t n, int with_headers,
                                                  Py_ssize_t *taken);

@@ -126,6 +126,7 @@ typedef struct {
     rd_kafka_message_t **rkms;
     rd_kafka_headers_t **headers; /* one per record, set up to `looked_up`; NULL: no headers wanted */
     Py_ssize_t looked_up;
+    int peek; /* cfl_record_headerless() may answer first */
 } RecordSource;
 
 static int row_of_record(void *src, Py_ssize_t i, Row *r) {
@@ -147,7 +148,8 @@ static int row_of_record(void *src, Py_ssize_t i, Row *r) {
     if (rs->headers == NULL)
         return 0;
     if (i >= rs->looked_up) {
-        if (rd_kafka_message_headers(m, &rs->headers[i]) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        if ((rs->peek && cfl_record_headerless(m)) ||
+            rd_kafka_message_headers(m, &rs->headers[i]) != RD_KAFKA_RESP_ERR_NO_ERROR)
             rs->headers[i] = NULL;
         rs->looked_up = i + 1;
     }
@@ -311,8 +313,8 @@ static CflArrowBuilder *build(row_fn get, void *src, Py_ssize_t n, Py_ssize_t *t
 }
 
 CflArrowBuilder *cfl_arrow_builder_from_records(rd_kafka_message_t **rkms, Py_ssize_t n, int with_headers,
-                                                Py_ssize_t *taken) {
-    RecordSource src = {.rkms = rkms};
+                                                int peek_headers, Py_ssize_t *taken) {
+    RecordSource src = {.rkms = rkms, .peek = peek_headers};
     if (with_headers &&
         (src.headers = PyMem_Malloc(sizeof(rd_kafka_headers_t *) * (size_t)(n > 0 ? n : 1))) == NULL)
         return (CflArrowBuilder *)PyErr_NoMemory();

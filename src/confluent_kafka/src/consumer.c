@@ -126,7 +126,7 @@ PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm) {
         }
         topic = self->last_topic;
     }
-    return cfl_message_from_rkm(self->st, rkm, topic);
+    return cfl_message_from_rkm(self->st, rkm, topic, self->peek_headers);
 }
 
 /* message_build, then release the record. */

@@ -115,7 +115,8 @@ PyObject *cfl_consumer_consume_arrow(Handle *self, PyObject *const *args, Py_ssi
     }
     Py_ssize_t nrest = got - stop, taken = 0;
     PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
-    CflArrowBuilder *b = exc == NULL ? cfl_arrow_builder_from_records(recs, ndata, with_headers, &taken) : NULL;
+    CflArrowBuilder *b = exc == NULL ? cfl_arrow_builder_from_records(recs, ndata, with_headers, self->peek_headers,
+                                                                     &taken) : NULL;
     if (b == NULL && exc == NULL)
         exc = CFL_FETCH_EXC();
 

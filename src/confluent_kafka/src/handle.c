@@ -574,6 +574,17 @@ void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf) {
     }
 }
 
+/* Whether consumed records' headers may be read from their bytes (cfl_record_headerless): in the
+ * librdkafka 2.x whose record layout that relies on, and with no interceptor plugin loaded (one
+ * could attach headers to a record that has none on the wire). */
+static int peeking_is_safe(rd_kafka_conf_t *conf) {
+    char plugins[8] = "";
+    size_t size = sizeof(plugins);
+    rd_kafka_conf_res_t res = rd_kafka_conf_get(conf, "plugin.library.paths", plugins, &size);
+    int no_plugins = res != RD_KAFKA_CONF_OK || plugins[0] == '\0';
+    return no_plugins && rd_kafka_version() < 0x03000000;
+}
+
 int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
                      void (*before_new)(Handle *, rd_kafka_conf_t *)) {
     if (h->rk != NULL || h->closed) {
@@ -586,6 +597,7 @@ int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *
         return -1;
     if (before_new != NULL)
         before_new(h, conf);
+    h->peek_headers = peeking_is_safe(conf);
     char errstr[512];
     rd_kafka_t *rk;
     Py_BEGIN_ALLOW_THREADS

@@ -83,6 +83,7 @@ typedef struct Handle {
     char closing;          /* close() started: waiting calls return at their next slice */
     char close_flushing;   /* producer: close() is delivering what it can before the teardown */
     char closed;
+    char peek_headers;     /* consumer: records' headers may be checked in their bytes first (message.c) */
     char io_on;             /* io_fd[] are open and the served queue writes to io_fd[1] */
     int io_fd[2];           /* asyncio wake-up pipe (io_event.c): read end, write end */
     rd_kafka_queue_t *aio_q;   /* results of awaited requests (sync commits), tagged by opaque */
