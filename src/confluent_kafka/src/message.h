@@ -23,8 +23,8 @@ typedef struct {
 int cfl_message_init_type(PyObject *module, cfl_state *st);
 
 /* A Message from a consumed record (copies key and value, takes the headers). `topic` is a
- * borrowed cached name or NULL. */
-/* A Message for a consumed record; peek_headers: cfl_record_headerless() may skip the lookup. */
+ * borrowed cached name or NULL; with peek_headers, cfl_record_headerless() may spare librdkafka's
+ * header lookup. */
 PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject *topic, int peek_headers);
 /* 1 when a fetched record surely has no header (read from its wire bytes); 0: ask librdkafka. */
 int cfl_record_headerless(const rd_kafka_message_t *rkm);
