@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 
@@ -93,3 +93,36 @@ def read_topic(kafka_bootstrap: str) -> Callable[..., List[Dict[str, Any]]]:
         return rows
 
     return read
+
+
+@pytest.fixture
+def run_available_now(spark: Any) -> Callable[..., List[List[Any]]]:
+    """``run_available_now(options, checkpoint, on_batch=None)``: one ``Trigger.AvailableNow``
+    streaming read of the data source with ``options``, into a foreachBatch sink that collects
+    (partition, offset, value, timestamp) rows. ``on_batch(batch_id)`` runs after a batch's
+    rows are collected. Returns the rows of each micro-batch that had any, in batch order;
+    fails if the query does not stop by itself within ``timeout`` seconds."""
+
+    def run(options: Dict[str, str], checkpoint: str, on_batch: Optional[Callable[[int], None]] = None,
+            timeout: float = 180.0) -> List[List[Any]]:
+        batches: Dict[int, List[Any]] = {}
+
+        def collect(df: Any, batch_id: int) -> None:
+            rows = df.select("partition", "offset", "value", "timestamp").collect()
+            if rows:
+                batches[batch_id] = rows
+            if on_batch is not None:
+                on_batch(batch_id)
+
+        stream = spark.readStream.format("confluent_kafka").options(**options).load()
+        query = (stream.writeStream.foreachBatch(collect).trigger(availableNow=True)
+                 .option("checkpointLocation", checkpoint).start())
+        try:
+            stopped = query.awaitTermination(timeout)
+        finally:
+            query.stop()
+        assert query.exception() is None, query.exception()
+        assert stopped, f"the availableNow query did not stop by itself within {timeout} s"
+        return [batches[b] for b in sorted(batches)]
+
+    return run

@@ -46,9 +46,10 @@ def write(df: Any, topic: Optional[str] = None, options: Optional[Mapping[str, A
 
 
 def read(spark: Any, options: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> Any:
-    """A DataFrame of the messages between startingOffsets and endingOffsets, with the schema of
-    the data source (key, value, topic, partition, offset, timestamp, timestampType, and headers
-    with ``includeHeaders``). The offset ranges are fixed here, before any task runs."""
+    """A DataFrame of the messages between the starting and ending options (offsets or
+    timestamps, as for the data source), with the schema of the data source (key, value, topic,
+    partition, offset, timestamp, timestampType, and headers with ``includeHeaders``). The offset
+    ranges are fixed here, before any task runs."""
     opts = ReadOptions.parse(_merge(options, kwargs), streaming=False)
     planner = OffsetPlanner(opts)
     try:

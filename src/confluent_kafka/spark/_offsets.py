@@ -21,6 +21,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from .. import Consumer, KafkaError, KafkaException, TopicPartition
 from ._options import EARLIEST, LATEST, OffsetSpec, ReadOptions, Subscription
+from ._timestamps import TimestampSpec, offsets_from_lookup, wanted_timestamps
 
 TP = Tuple[str, int]
 
@@ -177,15 +178,53 @@ class OffsetPlanner:
         c = self._client()
         return {(t, p): c.get_watermark_offsets(TopicPartition(t, p), timeout=METADATA_TIMEOUT)[0] for t, p in tps}
 
+    def by_timestamp(self, spec: TimestampSpec, tps: List[TP], marks: Dict[TP, Tuple[int, int]],
+                     starting: bool, what: str) -> Dict[TP, int]:
+        """The offsets a timestamp option names, for the partitions it covers (all of ``tps`` for
+        a single timestamp): the first offset at or after each timestamp, looked up with
+        ``offsets_for_times``; see :func:`offsets_from_lookup` for partitions with none."""
+        wanted = wanted_timestamps(spec, tps, what)
+        if not wanted:
+            return {}
+        answer = self._client().offsets_for_times(
+            [TopicPartition(t, p, ms) for (t, p), ms in sorted(wanted.items())], timeout=METADATA_TIMEOUT)
+        found: Dict[TP, int] = {}
+        for tp in answer:
+            if tp.error is not None:
+                raise KafkaException(tp.error)
+            found[(tp.topic, tp.partition)] = tp.offset
+        latest = {tp: marks[tp][1] for tp in wanted}
+        return offsets_from_lookup(wanted, found, latest, starting, self.options.timestamps.strategy, what)
+
+    def starting_offsets(self, tps: List[TP], marks: Dict[TP, Tuple[int, int]]) -> Dict[TP, int]:
+        """Where the read starts in each partition. As in Spark, startingTimestamp wins over
+        startingOffsetsByTimestamp, which wins over startingOffsets; partitions the per-partition
+        JSON leaves out start as startingOffsets says."""
+        return self._bounds(self.options.starting, self.options.timestamps.starting, tps, marks, True)
+
+    def ending_offsets(self, tps: List[TP], marks: Dict[TP, Tuple[int, int]]) -> Dict[TP, int]:
+        """Where a batch read ends in each partition: endingTimestamp, else
+        endingOffsetsByTimestamp, else endingOffsets (the same ranking as for the start)."""
+        return self._bounds(self.options.ending, self.options.timestamps.ending, tps, marks, False)
+
+    def _bounds(self, offsets: OffsetSpec, stamps: Optional[TimestampSpec], tps: List[TP],
+                marks: Dict[TP, Tuple[int, int]], starting: bool) -> Dict[TP, int]:
+        side = "starting" if starting else "ending"
+        if isinstance(stamps, int):
+            return self.by_timestamp(stamps, tps, marks, starting, f"{side}Timestamp")
+        chosen = self.resolve(offsets, tps, marks, EARLIEST if starting else LATEST, f"{side}Offsets")
+        if stamps is not None:
+            chosen.update(self.by_timestamp(stamps, tps, marks, starting, f"{side}OffsetsByTimestamp"))
+        return chosen
+
     def batch_ranges(self) -> List[OffsetRange]:
-        """The offset ranges of a batch read (startingOffsets to endingOffsets), split for
-        ``minPartitions``."""
-        opts = self.options
+        """The offset ranges of a batch read (from the starting to the ending options), split
+        for ``minPartitions``."""
         tps = self.partitions()
         marks = self.watermarks(tps)
-        starts = self.resolve(opts.starting, tps, marks, EARLIEST, "startingOffsets")
-        ends = self.resolve(opts.ending, tps, marks, LATEST, "endingOffsets")
-        return split_ranges(make_ranges(starts, ends), opts.min_partitions)
+        starts = self.starting_offsets(tps, marks)
+        ends = self.ending_offsets(tps, marks)
+        return split_ranges(make_ranges(starts, ends), self.options.min_partitions)
 
 
 def make_ranges(starts: Dict[TP, int], ends: Dict[TP, int]) -> List[OffsetRange]:

@@ -13,6 +13,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
+from ._timestamps import TimestampBounds, parse_strategy, parse_timestamps
+
 #: Offsets in the JSON forms, as in Spark: -2 the earliest offset, -1 the latest.
 EARLIEST = -2
 LATEST = -1
@@ -30,6 +32,13 @@ _REFUSED = {
     "kafka.enable.auto.commit": "the source never commits offsets; Spark tracks them",
     "kafka.auto.offset.reset": "use startingOffsets instead",
 }
+
+# Where a batch read ends: Spark refuses these for streaming reads, and so does this source.
+_ENDING_OPTIONS = ("endingOffsets", "endingTimestamp", "endingOffsetsByTimestamp")
+
+# Options of reads only, refused for writes.
+_READ_ONLY = ("subscribe", "subscribePattern", "assign", "startingOffsets", "startingTimestamp",
+              "startingOffsetsByTimestamp", "startingOffsetsByTimestampStrategy") + _ENDING_OPTIONS
 
 # librdkafka keys set by the writer itself.
 _PRODUCER_FIXED = {"delivery.report.only.error": "true"}
@@ -169,6 +178,7 @@ class ReadOptions:
     include_headers: bool
     fail_on_data_loss: bool
     poll_timeout: float
+    timestamps: TimestampBounds = field(default_factory=TimestampBounds)
     group_id: str = field(default_factory=lambda: f"spark-kafka-source-{uuid.uuid4().hex}")
 
     @classmethod
@@ -179,13 +189,18 @@ class ReadOptions:
             raise ValueError("option 'topic' is for writing; reads take 'subscribe', 'subscribePattern' or 'assign'")
         conf = client_conf(o)
         if streaming:
-            if "endingoffsets" in o:
-                raise ValueError("option 'endingOffsets' is for batch reads only")
+            for name in _ENDING_OPTIONS:
+                if name.lower() in o:
+                    raise ValueError(f"option {name!r} is for batch reads only")
             starting = _offsets(o, "startingOffsets", "latest", ("earliest", "latest"), (EARLIEST, LATEST))
             ending: OffsetSpec = "latest"
         else:
             starting = _offsets(o, "startingOffsets", "earliest", ("earliest",), (EARLIEST,))
             ending = _offsets(o, "endingOffsets", "latest", ("latest",), (LATEST,))
+        # Timestamps take precedence over startingOffsets / endingOffsets (see _timestamps).
+        timestamps = TimestampBounds(starting=parse_timestamps(o, "starting"),
+                                     ending=None if streaming else parse_timestamps(o, "ending"),
+                                     strategy=parse_strategy(o))
         timeout_ms = _positive_int(o, "kafkaConsumer.pollTimeoutMs")
         group = conf.pop("group.id", None)
         return cls(conf=conf, subscription=Subscription.parse(o), starting=starting, ending=ending,
@@ -193,7 +208,7 @@ class ReadOptions:
                    max_offsets_per_trigger=_positive_int(o, "maxOffsetsPerTrigger"),
                    include_headers=_bool(o, "includeHeaders", False),
                    fail_on_data_loss=_bool(o, "failOnDataLoss", True),
-                   poll_timeout=(timeout_ms or 120_000) / 1000.0,
+                   poll_timeout=(timeout_ms or 120_000) / 1000.0, timestamps=timestamps,
                    **({"group_id": group} if group else {}))
 
     def consumer_conf(self) -> Dict[str, str]:
@@ -222,8 +237,8 @@ class WriteOptions:
     def parse(cls, options: Mapping[str, Any]) -> "WriteOptions":
         """Check the options of ``df.write`` / ``df.writeStream`` (or of :func:`write`)."""
         o = _lower(options)
-        for name in ("subscribe", "subscribepattern", "assign", "startingoffsets", "endingoffsets"):
-            if name in o:
+        for name in _READ_ONLY:
+            if name.lower() in o:
                 raise ValueError(f"option {name!r} is for reading, not writing")
         conf = client_conf(o)
         if "transactional.id" in conf:

@@ -1,12 +1,18 @@
-"""Structured Streaming: a micro-batch reader whose offsets Spark checkpoints, and a writer."""
+"""Structured Streaming: a micro-batch reader whose offsets Spark checkpoints, and a writer.
+
+The reader supports ``Trigger.AvailableNow``: Spark then asks it to fix, once, the end offsets
+of the run; the run reads up to them in as many micro-batches as ``maxOffsetsPerTrigger`` makes
+and stops, leaving whatever was produced later to the next run.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, DataSourceStreamReader, InputPartition, WriterCommitMessage
 
 from ._offsets import (
+    TP,
     OffsetMap,
     OffsetPlanner,
     from_offset_map,
@@ -15,25 +21,33 @@ from ._offsets import (
     split_ranges,
     to_offset_map,
 )
-from ._options import EARLIEST, ReadOptions, WriteOptions
+from ._options import ReadOptions, WriteOptions
 from ._source import KafkaCommitMessage, read_partition, reader_partitions, task_partition_id
 from ._writer import write_batches
 
+try:
+    from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
+except ImportError:  # a Spark whose Python data sources have no Trigger.AvailableNow
+    SupportsTriggerAvailableNow = object  # type: ignore[misc,assignment]
 
-class KafkaStreamReader(DataSourceStreamReader):
+
+class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """Reads each micro-batch's offset ranges; the offsets are ``{topic: {"partition": offset}}``
     (the JSON of Spark's Kafka source), so a checkpoint names exactly what was read."""
 
     def __init__(self, options: ReadOptions) -> None:
         self.options = options
         self.planner = OffsetPlanner(options)
+        # With Trigger.AvailableNow: the end offsets fixed when the run began, never passed.
+        self.target: Optional[Dict[TP, int]] = None
 
     def initialOffset(self) -> OffsetMap:
-        """Where a new query starts: startingOffsets (default latest); partitions the JSON form
-        leaves out start at their earliest offset."""
+        """Where a new query starts: startingTimestamp, startingOffsetsByTimestamp or
+        startingOffsets (default latest), in that order of precedence. Partitions the
+        startingOffsets JSON leaves out start at their earliest offset, those the
+        startingOffsetsByTimestamp JSON leaves out where startingOffsets says."""
         tps = self.planner.partitions()
-        marks = self.planner.watermarks(tps)
-        return to_offset_map(self.planner.resolve(self.options.starting, tps, marks, EARLIEST, "startingOffsets"))
+        return to_offset_map(self.planner.starting_offsets(tps, self.planner.watermarks(tps)))
 
     def getDefaultReadLimit(self) -> Any:
         """maxOffsetsPerTrigger as a row limit, else everything available."""
@@ -43,11 +57,11 @@ class KafkaStreamReader(DataSourceStreamReader):
         return ReadMaxRows(n) if n else ReadAllAvailable()
 
     def latestOffset(self, start: OffsetMap, limit: Any) -> OffsetMap:
-        """The end of the next micro-batch: the current end of every partition, within limit."""
+        """The end of the next micro-batch: the current end of every partition (with
+        Trigger.AvailableNow the end fixed for the run), within limit."""
         from pyspark.sql.streaming.datasource import ReadMaxRows
 
-        starts = self._starts(from_offset_map(start), self.planner.partitions())
-        ends = self.planner.latest(sorted(starts))
+        starts, ends = self._bounds(from_offset_map(start))
         for tp, off in starts.items():
             if ends[tp] < off:
                 if self.options.fail_on_data_loss:
@@ -56,6 +70,22 @@ class KafkaStreamReader(DataSourceStreamReader):
                 ends[tp] = off
         max_rows = limit.max_rows if isinstance(limit, ReadMaxRows) else None
         return to_offset_map(limit_offsets(starts, ends, max_rows))
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        """Called by Spark before a ``Trigger.AvailableNow`` run: fix the run's end at the
+        current end of every partition covered now, so that messages produced later are left
+        to the next run (latestOffset never goes past these offsets)."""
+        self.target = self.planner.latest()
+
+    def _bounds(self, start: Dict[TP, int]) -> Tuple[Dict[TP, int], Dict[TP, int]]:
+        """Start and end of every partition the next micro-batch may read: the current ends of
+        the partitions covered now, or with Trigger.AvailableNow the ends fixed for the run
+        (a partition that appeared after the run began is not read by this run)."""
+        if self.target is None:
+            starts = self._starts(start, self.planner.partitions())
+            return starts, self.planner.latest(sorted(starts))
+        starts = self._starts(start, sorted(self.target))
+        return starts, {tp: self.target.get(tp, off) for tp, off in starts.items()}
 
     def reportLatestOffset(self) -> Optional[OffsetMap]:
         """The current end of every partition, for the query's progress report."""
