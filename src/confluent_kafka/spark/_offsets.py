@@ -123,7 +123,8 @@ class OffsetPlanner:
     # ---- offsets ---------------------------------------------------------------------------
 
     def watermarks(self, tps: Iterable[TP]) -> Dict[TP, Tuple[int, int]]:
-        """``(low, high)`` of each partition, the high one confirmed by a fetch."""
+        """``(low, high)`` of each partition, the high one confirmed by a fetch (its high watermark
+        and the offsets it returns)."""
         c = self._client()
         marks: Dict[TP, Tuple[int, int]] = {}
         for t, p in tps:
@@ -132,6 +133,7 @@ class OffsetPlanner:
         if not check:
             return marks
         c.assign([TopicPartition(t, p, marks[(t, p)][1] - 1) for t, p in check])
+        seen: Dict[TP, int] = {}  # one past the last offset fetched: the end is at least that
         try:
             pending = set(check)
             deadline = time.monotonic() + METADATA_TIMEOUT
@@ -144,11 +146,14 @@ class OffsetPlanner:
                     err = m.error()
                     if err is not None and err.code() != KafkaError._PARTITION_EOF:
                         raise KafkaException(err)
-                    pending.discard((m.topic(), m.partition()))
+                    tp = (m.topic(), m.partition())
+                    pending.discard(tp)
+                    if err is None:
+                        seen[tp] = max(seen.get(tp, 0), m.offset() + 1)
             for t, p in check:
                 lo, hi = marks[(t, p)]
                 _, fetched = c.get_watermark_offsets(TopicPartition(t, p), cached=True)
-                marks[(t, p)] = (lo, max(hi, fetched))
+                marks[(t, p)] = (lo, max(hi, fetched, seen.get((t, p), 0)))
         finally:
             c.unassign()
         return marks
