@@ -146,10 +146,12 @@ class OffsetPlanner:
                     err = m.error()
                     if err is not None and err.code() != KafkaError._PARTITION_EOF:
                         raise KafkaException(err)
-                    tp = (m.topic(), m.partition())
-                    pending.discard(tp)
-                    if err is None:
-                        seen[tp] = max(seen.get(tp, 0), m.offset() + 1)
+                    topic, part, off = m.topic(), m.partition(), m.offset()
+                    if topic is None or part is None:
+                        continue
+                    pending.discard((topic, part))
+                    if err is None and off is not None:
+                        seen[(topic, part)] = max(seen.get((topic, part), 0), off + 1)
             for t, p in check:
                 lo, hi = marks[(t, p)]
                 _, fetched = c.get_watermark_offsets(TopicPartition(t, p), cached=True)

@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
+from ._partition_json import partition_values
 from ._timestamps import TimestampBounds, parse_strategy, parse_timestamps
 
 #: Offsets in the JSON forms, as in Spark: -2 the earliest offset, -1 the latest.
@@ -108,23 +109,14 @@ def _offsets(options: Mapping[str, str], name: str, default: str, allowed: Tuple
     except ValueError:
         raise ValueError(f"option {name!r} must be {' or '.join(allowed)} or JSON like "
                          f'{{"topic": {{"0": 42}}}}, not {raw!r}') from None
-    if not isinstance(parsed, dict):
-        raise ValueError(f"option {name!r}: the JSON must be an object of topics, not {raw!r}")
-    out: Dict[str, Dict[int, int]] = {}
-    for topic, parts in parsed.items():
-        if not isinstance(parts, dict):
-            raise ValueError(f"option {name!r}: topic {topic!r} must map partitions to offsets")
-        out[topic] = {}
-        for part, off in parts.items():
-            try:
-                p = int(part)
-            except ValueError:
-                raise ValueError(f"option {name!r}: partition {part!r} of {topic!r} is not a number") from None
-            if not isinstance(off, int) or isinstance(off, bool) or (off < 0 and off not in allowed_numbers):
-                raise ValueError(f"option {name!r}: offset {off!r} of {topic}[{p}] is not valid here "
-                                 f"(a non-negative offset, or {' / '.join(map(str, allowed_numbers))})")
-            out[topic][p] = off
-    return out
+
+    def offset(off: object, topic: str, p: int) -> int:
+        if not isinstance(off, int) or isinstance(off, bool) or (off < 0 and off not in allowed_numbers):
+            raise ValueError(f"option {name!r}: offset {off!r} of {topic}[{p}] is not valid here "
+                             f"(a non-negative offset, or {' / '.join(map(str, allowed_numbers))})")
+        return off
+
+    return partition_values(parsed, name, "offsets", offset)
 
 
 @dataclass(frozen=True)

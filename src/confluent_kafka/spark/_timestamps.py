@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple, Union
 
+from ._partition_json import partition_values
+
 TP = Tuple[str, int]
 
 #: One timestamp (ms) for every partition of the read, or ``{topic: {partition: ms}}``.
@@ -50,20 +52,8 @@ def _by_partition(raw: str, name: str) -> Dict[str, Dict[int, int]]:
         parsed = None
     if not isinstance(parsed, dict) or not parsed:
         raise ValueError(f'option {name!r} must be JSON like {{"topic": {{"0": 1700000000000}}}}, not {raw!r}')
-    out: Dict[str, Dict[int, int]] = {}
-    for topic, parts in parsed.items():
-        if not isinstance(parts, dict):
-            raise ValueError(f"option {name!r}: topic {topic!r} must map partitions to timestamps")
-        out[topic] = {}
-        for part, stamp in parts.items():
-            try:
-                p = int(part)
-            except ValueError:
-                raise ValueError(f"option {name!r}: partition {part!r} of {topic!r} is not a number") from None
-            if p < 0:
-                raise ValueError(f"option {name!r}: partition {p} of {topic!r} is negative")
-            out[topic][p] = _timestamp(stamp, f"option {name!r}: the timestamp of {topic}[{p}]")
-    return out
+    return partition_values(parsed, name, "timestamps",
+                            lambda stamp, topic, p: _timestamp(stamp, f"option {name!r}: the timestamp of {topic}[{p}]"))
 
 
 def parse_timestamps(options: Mapping[str, str], prefix: str) -> Optional[TimestampSpec]:
