@@ -31,6 +31,8 @@ def test_read_options_follow_spark_names_and_defaults() -> None:
     ({"subscribe": "a"}, "kafka.bootstrap.servers"),
     ({**BS, "subscribe": "a", "endingOffsets": '{"a": {"0": -2}}'}, "offset -2 of a\\[0\\] is not valid"),
     ({**BS, "subscribe": "a", "startingOffsets": "[1]"}, "object of topics"),
+    ({**BS, "subscribe": "a", "startingOffsets": '{"a": {"-1": 0}}'}, "partition -1 of 'a' is negative"),
+    ({**BS, "subscribe": "a", "startingOffsets": '{"a": [0]}'}, "must map partitions to offsets"),
     ({**BS, "subscribe": "a", "startingOffsets": "soon"}, "must be earliest or JSON"),
     ({**BS, "assign": '{"a": ["x"]}'}, "'assign' must be JSON"),
     ({**BS, "subscribePattern": "("}, "not a valid regular expression"),
