@@ -5,7 +5,9 @@ other, each in its own process with its own local[2] SparkSession: under this pr
 interpreter (``--client ours``: ``confluent_kafka.spark``) and under upstream confluent-kafka's
 (``--client upstream``: ``mapInArrow`` with a cached Producer, the pattern in
 docs/spark.md). Each writes ``--rows`` rows of ``--size`` bytes to a fresh 4-partition topic and
-reads them back, ``--repeat`` times; the table shows the median rows/s of each.
+reads them back, ``--repeat`` times; the table shows the median rows/s of each. The
+line under it is the write rate of a Python sink that does nothing (timed by the ``ours``
+worker): Spark's own handoff cost, the ceiling of every Python data source writer.
 
     make bench-spark                      # 1 M rows of 100 B, 3 repeats
     .venv/bin/python bench/spark_bench.py --rows 100000 --repeat 1
@@ -115,6 +117,9 @@ def main() -> None:
         print(f"| {label} | {rate(r, 'write'):,.0f} | {rate(r, 'read'):,.0f} |")
     print(f"| ratio | {rate(by['ours'], 'write') / rate(by['upstream'], 'write'):.2f}x "
           f"| {rate(by['ours'], 'read') / rate(by['upstream'], 'read'):.2f}x |")
+    floor = rate(by["ours"], "handoff")
+    print(f"\nSpark's own handoff to a Python data source writer that does nothing: {floor:,.0f} rows/s, "
+          f"so no Python sink writes faster than {floor / rate(by['upstream'], 'write'):.2f}x the upstream pattern here.")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(results, indent=2))
 

@@ -9,6 +9,10 @@ a flush per task), and for reads one task per partition that assigns the partiti
 to the planned end offset with ``consume(num_messages)`` and builds an Arrow batch from the
 Message objects. Both read the same columns (Spark's Kafka schema without headers) and run the
 same aggregation over them.
+
+``--client ours`` also times, ``--repeat`` times, the same DataFrame written to a Python data
+source whose Arrow writer drops every batch: Spark's own cost of handing rows to a Python
+sink, which no Python sink (this one or any other) can go below.
 """
 from __future__ import annotations
 
@@ -46,6 +50,33 @@ def source_frame(spark: Any, rows: int, size: int, tasks: int) -> Any:
 def aggregate(df: Any) -> List[Any]:
     """What both sides do with what they read: every column reaches Spark, then one row."""
     return df.selectExpr("count(*)", "sum(length(value))", "max(offset)", "count(DISTINCT partition)").collect()
+
+
+# ---- the floor: a Python sink that does nothing ------------------------------------------------
+
+def register_null_sink(spark: Any) -> None:
+    """Register format ``bench_null_sink``: an Arrow writer that takes every batch and writes nothing."""
+    from pyspark.sql.datasource import DataSource, DataSourceArrowWriter, WriterCommitMessage
+
+    class NullWriter(DataSourceArrowWriter):
+        def write(self, iterator: Iterator[Any]) -> WriterCommitMessage:
+            for _ in iterator:  # every batch is handed over, then dropped
+                pass
+            return WriterCommitMessage()
+
+    class NullSink(DataSource):
+        @classmethod
+        def name(cls) -> str:
+            return "bench_null_sink"
+
+        def writer(self, schema: Any, overwrite: bool) -> NullWriter:
+            return NullWriter()
+
+    spark.dataSource.register(NullSink)
+
+
+def null_write(df: Any) -> None:
+    df.write.format("bench_null_sink").mode("append").save()
 
 
 # ---- ours ------------------------------------------------------------------------------------
@@ -156,6 +187,7 @@ def main() -> None:
         from confluent_kafka.spark import register
 
         register(spark)
+        register_null_sink(spark)
     startup = time.monotonic() - t0
     df = source_frame(spark, args.rows, args.size, args.tasks)
     # warm-up, untimed: the first jobs of a session pay for starting the Python workers, their
@@ -167,6 +199,13 @@ def main() -> None:
     read(spark, args.bootstrap, topics[0], json.loads(sys.stdin.readline()))
     results: Dict[str, Any] = {"client": args.client, "rows": args.rows, "size": args.size,
                                "startup_seconds": startup, "write_seconds": [], "read_seconds": []}
+    if args.client == "ours":
+        results["handoff_seconds"] = []
+        null_write(warm)
+        for _ in topics[1:]:
+            t = time.monotonic()
+            null_write(df)
+            results["handoff_seconds"].append(time.monotonic() - t)
     for topic in topics[1:]:
         t = time.monotonic()
         write(spark, df, args.bootstrap, topic)
