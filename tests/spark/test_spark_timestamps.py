@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
@@ -77,6 +78,13 @@ def _check_rows(rows: List[Any], stamps: List[int]) -> Dict[int, List[int]]:
     return {p: sorted(v) for p, v in out.items()}
 
 
+def _read_groups(spark: Any, kafka_options: Dict[str, str], topic: str, stamps: List[int],
+                 **more: str) -> Dict[int, List[int]]:
+    """A batch read of ``topic`` with the options ``more``: the offsets read, by partition."""
+    df = spark.read.format(FORMAT).options(**kafka_options, subscribe=topic, **more).load()
+    return _check_rows(df.collect(), stamps)
+
+
 def _by_partition(topic: str, **stamps: int) -> str:
     """JSON of a per-partition timestamp option: ``_by_partition(t, p0=..., p1=...)``."""
     return json.dumps({topic: {name[1:]: ms for name, ms in stamps.items()}})
@@ -85,10 +93,7 @@ def _by_partition(topic: str, **stamps: int) -> str:
 def test_batch_reads_start_at_timestamps(spark: Any, stamped: Tuple[str, List[int]],
                                          kafka_options: Dict[str, str]) -> None:
     topic, (t0, t1, t2) = stamped
-
-    def read(**more: str) -> Dict[int, List[int]]:
-        df = spark.read.format(FORMAT).options(**kafka_options, subscribe=topic, **more).load()
-        return _check_rows(df.collect(), [t0, t1, t2])
+    read = partial(_read_groups, spark, kafka_options, topic, [t0, t1, t2])
 
     assert read() == {0: _groups(0, 2), 1: _groups(0, 2)}
     assert read(startingTimestamp=str(t1)) == {0: _groups(1, 2), 1: _groups(1, 2)}
@@ -107,10 +112,7 @@ def test_batch_reads_start_at_timestamps(spark: Any, stamped: Tuple[str, List[in
 def test_batch_reads_end_at_timestamps(spark: Any, stamped: Tuple[str, List[int]],
                                        kafka_options: Dict[str, str]) -> None:
     topic, (t0, t1, t2) = stamped
-
-    def read(**more: str) -> Dict[int, List[int]]:
-        df = spark.read.format(FORMAT).options(**kafka_options, subscribe=topic, **more).load()
-        return _check_rows(df.collect(), [t0, t1, t2])
+    read = partial(_read_groups, spark, kafka_options, topic, [t0, t1, t2])
 
     # the end is exclusive: messages before the timestamp are read
     assert read(endingTimestamp=str(t2)) == {0: _groups(0, 1), 1: _groups(0, 1)}
