@@ -1,0 +1,715 @@
+"""The Schema Registry's data model, the client-side schema cache, and the retry arithmetic.
+
+Everything here is plain data and pure functions: the sync and async clients
+(``_sync``/``_async``) and the in-process ``mock://`` registry share it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from enum import Enum
+from threading import Lock
+from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
+
+from attrs import define, field
+
+from ._oauthbearer import _AsyncBearerFieldProvider, _StaticFieldProvider, normalize_identity_pool
+
+__all__ = [
+    "VALID_AUTH_PROVIDERS",
+    "is_success",
+    "is_retriable",
+    "full_jitter",
+    "normalize_identity_pool",
+    "_StaticFieldProvider",
+    "_AsyncStaticFieldProvider",
+    "_SchemaCache",
+    "RuleKind",
+    "RuleMode",
+    "RuleParams",
+    "Rule",
+    "RuleSet",
+    "MetadataTags",
+    "MetadataProperties",
+    "Metadata",
+    "SchemaReference",
+    "ConfigCompatibilityLevel",
+    "ServerConfig",
+    "Schema",
+    "RegisteredSchema",
+    "Association",
+    "AssociationInfo",
+    "AssociationCreateOrUpdateInfo",
+    "AssociationCreateOrUpdateRequest",
+    "AssociationResponse",
+]
+
+VALID_AUTH_PROVIDERS = ["URL", "USER_INFO"]
+
+T = TypeVar("T")
+
+#: HTTP statuses worth another attempt: timeouts, throttling and transient server faults.
+_RETRIABLE_STATUSES = frozenset((408, 429, 500, 502, 503, 504))
+
+
+class _AsyncStaticFieldProvider(_AsyncBearerFieldProvider):
+    """A fixed bearer token, for the async client."""
+
+    def __init__(self, token: str, logical_cluster: str, identity_pool: Optional[str] = None) -> None:
+        self._fields = _StaticFieldProvider(token, logical_cluster, identity_pool)
+        self.token = token
+        self.logical_cluster = logical_cluster
+        self.identity_pool = identity_pool
+
+    async def get_bearer_fields(self) -> Dict[str, Any]:
+        return self._fields.get_bearer_fields()
+
+
+def is_success(status_code: int) -> bool:
+    """Whether an HTTP status is a 2xx success.
+
+    :param status_code: the HTTP status.
+    :returns: True for 200-299.
+    """
+    return 200 <= status_code < 300
+
+
+def is_retriable(status_code: int) -> bool:
+    """Whether a request answered with ``status_code`` may succeed when sent again.
+
+    :param status_code: the HTTP status.
+    :returns: True for 408, 429, 500, 502, 503 and 504.
+    """
+    return status_code in _RETRIABLE_STATUSES
+
+
+def full_jitter(base_delay_ms: int, max_delay_ms: int, retries_attempted: int) -> float:
+    """The wait before the next attempt, in milliseconds: uniformly drawn below an exponential
+    ceiling (``base * 2**attempt``, capped at ``max_delay_ms``).
+
+    :param base_delay_ms: the ceiling of the first wait.
+    :param max_delay_ms: the largest ceiling.
+    :param retries_attempted: how many retries were made so far.
+    :returns: milliseconds to wait.
+    """
+    ceiling = min(base_delay_ms * (2.0**retries_attempted), max_delay_ms)
+    return random.random() * ceiling
+
+
+class _SchemaCache:
+    """What the client learnt from the registry, by subject: schemas by id and guid, ids by
+    schema, and registered schemas by id, version and schema. Thread-safe."""
+
+    def __init__(self) -> None:
+        self.lock = Lock()
+        self.schema_id_index: Dict[Optional[str], Dict[int, Tuple[Optional[str], Schema]]] = defaultdict(dict)
+        self.schema_guid_index: Dict[str, Schema] = {}
+        self.schema_index: Dict[Optional[str], Dict[Schema, int]] = defaultdict(dict)
+        self.rs_id_index: Dict[Optional[str], Dict[int, RegisteredSchema]] = defaultdict(dict)
+        self.rs_version_index: Dict[Optional[str], Dict[Optional[int], RegisteredSchema]] = defaultdict(dict)
+        self.rs_schema_index: Dict[Optional[str], Dict[Schema, RegisteredSchema]] = defaultdict(dict)
+
+    def set_schema(self, subject: Optional[str], schema_id: Optional[int], guid: Optional[str],
+                   schema: "Schema") -> None:
+        """Remember ``schema`` under its id (within ``subject``) and its guid."""
+        with self.lock:
+            if schema_id is not None:
+                self.schema_id_index[subject][schema_id] = (guid, schema)
+                self.schema_index[subject][schema] = schema_id
+            if guid is not None:
+                self.schema_guid_index[guid] = schema
+
+    def set_registered_schema(self, schema: "Schema", registered_schema: "RegisteredSchema") -> None:
+        """Remember a registered schema under its subject's id, version and schema indexes."""
+        subject = registered_schema.subject
+        with self.lock:
+            if registered_schema.schema_id is not None:
+                self.schema_id_index[subject][registered_schema.schema_id] = (registered_schema.guid, schema)
+                self.schema_index[subject][schema] = registered_schema.schema_id
+                self.rs_id_index[subject][registered_schema.schema_id] = registered_schema
+            if registered_schema.guid is not None:
+                self.schema_guid_index[registered_schema.guid] = schema
+            self.rs_version_index[subject][registered_schema.version] = registered_schema
+            self.rs_schema_index[subject][schema] = registered_schema
+
+    def get_schema_by_id(self, subject: Optional[str], schema_id: int) -> Optional[Tuple[Optional[str], "Schema"]]:
+        """The (guid, schema) known for ``schema_id`` within ``subject``, or None."""
+        with self.lock:
+            return self.schema_id_index.get(subject, {}).get(schema_id)
+
+    def get_schema_by_guid(self, guid: str) -> Optional["Schema"]:
+        """The schema known for ``guid``, or None."""
+        with self.lock:
+            return self.schema_guid_index.get(guid)
+
+    def get_id_by_schema(self, subject: Optional[str], schema: "Schema") -> Optional[int]:
+        """The id known for ``schema`` within ``subject``, or None."""
+        with self.lock:
+            return self.schema_index.get(subject, {}).get(schema)
+
+    def get_registered_by_subject_schema(self, subject: Optional[str], schema: "Schema") -> Optional["RegisteredSchema"]:
+        """The registration of ``schema`` under ``subject``, or None."""
+        with self.lock:
+            return self.rs_schema_index.get(subject, {}).get(schema)
+
+    def get_registered_by_subject_id(self, subject: Optional[str], schema_id: int) -> Optional["RegisteredSchema"]:
+        """The registration of id ``schema_id`` under ``subject``, or None."""
+        with self.lock:
+            return self.rs_id_index.get(subject, {}).get(schema_id)
+
+    def get_registered_by_subject_version(self, subject: Optional[str], version: Any) -> Optional["RegisteredSchema"]:
+        """The registration of ``version`` of ``subject``, or None."""
+        with self.lock:
+            return self.rs_version_index.get(subject, {}).get(version)
+
+    def remove_by_subject(self, subject: str) -> None:
+        """Forget everything known under ``subject``."""
+        with self.lock:
+            for index in (self.schema_id_index, self.schema_index, self.rs_id_index,
+                          self.rs_version_index, self.rs_schema_index):
+                index.pop(subject, None)
+
+    def remove_by_subject_version(self, subject: str, version: Any) -> None:
+        """Forget ``version`` of ``subject`` (and its id and schema within the subject)."""
+        with self.lock:
+            by_id = self.rs_id_index.get(subject, {})
+            for key in [k for k, rs in by_id.items() if rs.version == version]:
+                del by_id[key]
+            by_schema = self.rs_schema_index.get(subject, {})
+            for schema_key in [k for k, rs in by_schema.items() if rs.version == version]:
+                del by_schema[schema_key]
+            removed = self.rs_version_index.get(subject, {}).pop(version, None)
+            if removed is not None:
+                if removed.schema_id is not None:
+                    self.schema_id_index.get(subject, {}).pop(removed.schema_id, None)
+                self.schema_index.get(subject, {}).pop(removed.schema, None)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self.lock:
+            for index in (self.schema_id_index, self.schema_guid_index, self.schema_index,
+                          self.rs_id_index, self.rs_version_index, self.rs_schema_index):
+                index.clear()
+
+
+class _TextEnum(str, Enum):
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class RuleKind(_TextEnum):
+    """Whether a rule checks a message (CONDITION) or rewrites it (TRANSFORM)."""
+
+    CONDITION = "CONDITION"
+    TRANSFORM = "TRANSFORM"
+
+
+class RulePhase(_TextEnum):
+    """Which rules of a rule set run: migration, domain or encoding rules."""
+
+    MIGRATION = "MIGRATION"
+    DOMAIN = "DOMAIN"
+    ENCODING = "ENCODING"
+
+
+class RuleMode(_TextEnum):
+    """When a rule runs: on write, on read, when migrating up or down, or combinations."""
+
+    UPGRADE = "UPGRADE"
+    DOWNGRADE = "DOWNGRADE"
+    UPDOWN = "UPDOWN"
+    READ = "READ"
+    WRITE = "WRITE"
+    WRITEREAD = "WRITEREAD"
+
+
+def _put(out: Dict[str, Any], key: str, value: Any) -> None:
+    if value is not None:
+        out[key] = value
+
+
+def _parse(kind: Any, value: Any) -> Any:
+    """``kind.from_dict(value)`` for a dict, None for None, TypeError for anything else."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise TypeError()
+    return kind.from_dict(value)
+
+
+@define(hash=False)
+class RuleParams:
+    """A rule's free-form string parameters."""
+
+    params: Dict[str, str] = field(factory=dict, hash=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return dict(self.params)
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        return cls(params=dict(src_dict))  # type: ignore[call-arg]
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.params.items()))
+
+
+@define(frozen=True)
+class Rule:
+    """One data-contract rule of a schema's rule set."""
+
+    name: Optional[str]
+    doc: Optional[str]
+    kind: Optional[RuleKind]
+    mode: Optional[RuleMode]
+    type: Optional[str]
+    tags: Optional[List[str]] = field(hash=False)
+    params: Optional[RuleParams]
+    expr: Optional[str]
+    on_success: Optional[str]
+    on_failure: Optional[str]
+    disabled: Optional[bool]
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "name", self.name)
+        _put(out, "doc", self.doc)
+        _put(out, "kind", self.kind.value if self.kind is not None else None)
+        _put(out, "mode", self.mode.value if self.mode is not None else None)
+        out["type"] = self.type  # always present, like upstream's wire form
+        _put(out, "tags", self.tags)
+        _put(out, "params", self.params.to_dict() if self.params is not None else None)
+        _put(out, "expr", self.expr)
+        _put(out, "onSuccess", self.on_success)
+        _put(out, "onFailure", self.on_failure)
+        _put(out, "disabled", self.disabled)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        kind = d.get("kind")
+        mode = d.get("mode")
+        params = d.get("params")
+        return cls(  # type: ignore[call-arg]
+            name=d.get("name"),
+            doc=d.get("doc"),
+            kind=RuleKind(kind) if kind is not None else None,
+            mode=RuleMode(mode) if mode is not None else None,
+            type=d.get("type"),
+            tags=d.get("tags"),
+            params=RuleParams.from_dict(params) if params is not None else None,
+            expr=d.get("expr"),
+            on_success=d.get("onSuccess"),
+            on_failure=d.get("onFailure"),
+            disabled=d.get("disabled"),
+        )
+
+
+def _rules_to_dicts(rules: Optional[List[Rule]]) -> Optional[List[Dict[str, Any]]]:
+    return None if rules is None else [rule.to_dict() for rule in rules]
+
+
+@define(hash=False)
+class RuleSet:
+    """A schema's migration, domain and encoding rules."""
+
+    migration_rules: Optional[List[Rule]] = field(hash=False)
+    domain_rules: Optional[List[Rule]] = field(hash=False)
+    encoding_rules: Optional[List[Rule]] = field(hash=False, default=None)
+    enable_at: Optional[str] = field(default=None)
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "migrationRules", _rules_to_dicts(self.migration_rules))
+        _put(out, "domainRules", _rules_to_dicts(self.domain_rules))
+        _put(out, "encodingRules", _rules_to_dicts(self.encoding_rules))
+        _put(out, "enableAt", self.enable_at)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        def rules(key: str) -> List[Rule]:
+            return [Rule.from_dict(r) for r in src_dict.get(key) or []]
+
+        return cls(  # type: ignore[call-arg]
+            migration_rules=rules("migrationRules"),
+            domain_rules=rules("domainRules"),
+            encoding_rules=rules("encodingRules"),
+            enable_at=src_dict.get("enableAt"),
+        )
+
+    def __hash__(self) -> int:
+        every = (self.migration_rules or []) + (self.domain_rules or []) + (self.encoding_rules or [])
+        return hash((frozenset(every), self.enable_at))
+
+
+@define(hash=False)
+class MetadataTags:
+    """Tags by field path (paths may hold wildcards)."""
+
+    tags: Dict[str, List[str]] = field(factory=dict, hash=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return dict(self.tags)
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        return cls(tags=dict(src_dict))  # type: ignore[call-arg]
+
+    def __hash__(self) -> int:
+        return hash(frozenset((k, tuple(v) if isinstance(v, (list, tuple)) else v)
+                              for k, v in (self.tags or {}).items()))
+
+
+@define(hash=False)
+class MetadataProperties:
+    """Free-form string properties of a schema."""
+
+    properties: Dict[str, str] = field(factory=dict, hash=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return dict(self.properties)
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        return cls(properties=dict(src_dict))  # type: ignore[call-arg]
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.properties.items()))
+
+
+@define(frozen=True)
+class Metadata:
+    """A schema's metadata: tags, properties and the names of sensitive fields."""
+
+    tags: Optional[MetadataTags]
+    properties: Optional[MetadataProperties]
+    sensitive: Optional[List[str]] = field(hash=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "tags", self.tags.to_dict() if self.tags is not None else None)
+        _put(out, "properties", self.properties.to_dict() if self.properties is not None else None)
+        _put(out, "sensitive", list(self.sensitive) if self.sensitive is not None else None)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        tags = src_dict.get("tags")
+        properties = src_dict.get("properties")
+        return cls(  # type: ignore[call-arg]
+            tags=MetadataTags.from_dict(tags) if tags is not None else None,
+            properties=MetadataProperties.from_dict(properties) if properties is not None else None,
+            sensitive=list(src_dict.get("sensitive") or []),
+        )
+
+
+@define(frozen=True)
+class SchemaVersion:
+    """A (subject, version) pair holding a schema."""
+
+    subject: Optional[str]
+    version: Optional[int]
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        return cls(subject=src_dict.get("subject"), version=src_dict.get("version"))  # type: ignore[call-arg]
+
+
+@define(frozen=True)
+class SchemaReference:
+    """A reference from a schema to another one: the name it is imported by, and the subject
+    and version holding it."""
+
+    name: Optional[str]
+    subject: Optional[str]
+    version: Optional[int]
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "name", self.name)
+        _put(out, "subject", self.subject)
+        _put(out, "version", self.version)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        return cls(name=src_dict.get("name"), subject=src_dict.get("subject"),  # type: ignore[call-arg]
+                   version=src_dict.get("version"))
+
+
+class ConfigCompatibilityLevel(_TextEnum):
+    """The compatibility levels a registry enforces between versions of a subject."""
+
+    BACKWARD = "BACKWARD"
+    BACKWARD_TRANSITIVE = "BACKWARD_TRANSITIVE"
+    FORWARD = "FORWARD"
+    FORWARD_TRANSITIVE = "FORWARD_TRANSITIVE"
+    FULL = "FULL"
+    FULL_TRANSITIVE = "FULL_TRANSITIVE"
+    NONE = "NONE"
+
+
+def _as_dict(value: Any) -> Any:
+    return value.to_dict() if isinstance(value, (Metadata, RuleSet)) else value
+
+
+@define
+class ServerConfig:
+    """A registry's (global or per-subject) configuration."""
+
+    compatibility: Optional[ConfigCompatibilityLevel] = None
+    compatibility_level: Optional[ConfigCompatibilityLevel] = None
+    compatibility_group: Optional[str] = None
+    default_metadata: Optional[Metadata] = None
+    override_metadata: Optional[Metadata] = None
+    default_rule_set: Optional[RuleSet] = None
+    override_rule_set: Optional[RuleSet] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "compatibility", self.compatibility.value if self.compatibility is not None else None)
+        _put(out, "compatibilityLevel",
+             self.compatibility_level.value if self.compatibility_level is not None else None)
+        _put(out, "compatibilityGroup", self.compatibility_group)
+        _put(out, "defaultMetadata", _as_dict(self.default_metadata))
+        _put(out, "overrideMetadata", _as_dict(self.override_metadata))
+        _put(out, "defaultRuleSet", _as_dict(self.default_rule_set))
+        _put(out, "overrideRuleSet", _as_dict(self.override_rule_set))
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        compatibility = d.get("compatibility")
+        level = d.get("compatibilityLevel")
+        return cls(  # type: ignore[call-arg]
+            compatibility=ConfigCompatibilityLevel(compatibility) if compatibility is not None else None,
+            compatibility_level=ConfigCompatibilityLevel(level) if level is not None else None,
+            compatibility_group=d.get("compatibilityGroup"),
+            default_metadata=_parse(Metadata, d.get("defaultMetadata")),
+            override_metadata=_parse(Metadata, d.get("overrideMetadata")),
+            default_rule_set=_parse(RuleSet, d.get("defaultRuleSet")),
+            override_rule_set=_parse(RuleSet, d.get("overrideRuleSet")),
+        )
+
+
+@define(frozen=True, cache_hash=True)
+class Schema:
+    """A schema as written: its text, its type (AVRO, JSON or PROTOBUF), the schemas it
+    references, and optionally metadata and a rule set."""
+
+    schema_str: Optional[str]
+    schema_type: Optional[str] = "AVRO"
+    references: Optional[List[SchemaReference]] = field(factory=list, hash=False)
+    metadata: Optional[Metadata] = None
+    rule_set: Optional[RuleSet] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "schema", self.schema_str)
+        _put(out, "schemaType", self.schema_type)
+        out["references"] = [ref.to_dict() for ref in self.references or []]
+        if isinstance(self.metadata, Metadata):
+            out["metadata"] = self.metadata.to_dict()
+        if isinstance(self.rule_set, RuleSet):
+            out["ruleSet"] = self.rule_set.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        return cls(  # type: ignore[call-arg]
+            schema_str=d.get("schema"),
+            schema_type=d.get("schemaType", "AVRO"),
+            references=[SchemaReference.from_dict(r) for r in d.get("references") or []],
+            metadata=_parse(Metadata, d.get("metadata")),
+            rule_set=_parse(RuleSet, d.get("ruleSet")),
+        )
+
+
+@define(frozen=True, cache_hash=True)
+class RegisteredSchema:
+    """A schema as registered: the subject and version holding it, its id and guid."""
+
+    subject: Optional[str]
+    version: Optional[int]
+    schema_id: Optional[int]
+    guid: Optional[str]
+    schema: Schema
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = self.schema.to_dict() if self.schema is not None else {}
+        _put(out, "id", self.schema_id)
+        _put(out, "guid", self.guid)
+        _put(out, "subject", self.subject)
+        _put(out, "version", self.version)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        return cls(  # type: ignore[call-arg]
+            schema_id=d.get("id"),
+            guid=d.get("guid"),
+            schema=Schema.from_dict(d),
+            subject=d.get("subject"),
+            version=d.get("version"),
+        )
+
+
+@define(frozen=True)
+class Association:
+    """An association between a subject and a resource (such as a topic)."""
+
+    subject: Optional[str]
+    guid: Optional[str]
+    resource_name: Optional[str]
+    resource_namespace: Optional[str]
+    resource_id: Optional[str]
+    resource_type: Optional[str]
+    association_type: Optional[str]
+    frozen: bool = False
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "subject", self.subject)
+        _put(out, "guid", self.guid)
+        _put(out, "resourceName", self.resource_name)
+        _put(out, "resourceNamespace", self.resource_namespace)
+        _put(out, "resourceId", self.resource_id)
+        _put(out, "resourceType", self.resource_type)
+        _put(out, "associationType", self.association_type)
+        out["frozen"] = self.frozen
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        return cls(  # type: ignore[call-arg]
+            subject=d.get("subject"), guid=d.get("guid"), resource_name=d.get("resourceName"),
+            resource_namespace=d.get("resourceNamespace"), resource_id=d.get("resourceId"),
+            resource_type=d.get("resourceType"), association_type=d.get("associationType"),
+            frozen=d.get("frozen", False),
+        )
+
+
+@define
+class AssociationInfo:
+    """One association in a registry's answer."""
+
+    subject: Optional[str] = None
+    association_type: Optional[str] = None
+    lifecycle: Optional[str] = None
+    frozen: bool = False
+    schema: Optional[Schema] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "subject", self.subject)
+        _put(out, "associationType", self.association_type)
+        _put(out, "lifecycle", self.lifecycle)
+        out["frozen"] = self.frozen
+        _put(out, "schema", self.schema.to_dict() if self.schema is not None else None)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        schema = d.get("schema")
+        return cls(  # type: ignore[call-arg]
+            subject=d.get("subject"), association_type=d.get("associationType"), lifecycle=d.get("lifecycle"),
+            frozen=d.get("frozen", False), schema=Schema.from_dict(schema) if schema else None,
+        )
+
+
+@define
+class AssociationCreateOrUpdateInfo:
+    """One association to create or update."""
+
+    subject: Optional[str] = None
+    association_type: Optional[str] = None
+    lifecycle: Optional[str] = None
+    frozen: Optional[bool] = None
+    schema: Optional[Schema] = None
+    normalize: Optional[bool] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        _put(out, "subject", self.subject)
+        _put(out, "associationType", self.association_type)
+        _put(out, "lifecycle", self.lifecycle)
+        _put(out, "frozen", self.frozen)
+        _put(out, "schema", self.schema.to_dict() if self.schema is not None else None)
+        _put(out, "normalize", self.normalize)
+        return out
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        schema = d.get("schema")
+        return cls(  # type: ignore[call-arg]
+            subject=d.get("subject"), association_type=d.get("associationType"), lifecycle=d.get("lifecycle"),
+            frozen=d.get("frozen"), schema=Schema.from_dict(schema) if schema else None,
+            normalize=d.get("normalize"),
+        )
+
+
+def _resource_fields(obj: Any, out: Dict[str, Any]) -> Dict[str, Any]:
+    _put(out, "resourceName", obj.resource_name)
+    _put(out, "resourceNamespace", obj.resource_namespace)
+    _put(out, "resourceId", obj.resource_id)
+    _put(out, "resourceType", obj.resource_type)
+    if obj.associations is not None:
+        out["associations"] = [a.to_dict() for a in obj.associations]
+    return out
+
+
+@define
+class AssociationCreateOrUpdateRequest:
+    """A request to create or update the associations of one resource."""
+
+    resource_name: Optional[str] = None
+    resource_namespace: Optional[str] = None
+    resource_id: Optional[str] = None
+    resource_type: Optional[str] = None
+    associations: Optional[List[AssociationCreateOrUpdateInfo]] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return _resource_fields(self, {})
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        listed = d.get("associations")
+        return cls(  # type: ignore[call-arg]
+            resource_name=d.get("resourceName"), resource_namespace=d.get("resourceNamespace"),
+            resource_id=d.get("resourceId"), resource_type=d.get("resourceType"),
+            associations=[AssociationCreateOrUpdateInfo.from_dict(a) for a in listed] if listed else None,
+        )
+
+
+@define
+class AssociationResponse:
+    """A registry's answer to an association request."""
+
+    resource_name: Optional[str] = None
+    resource_namespace: Optional[str] = None
+    resource_id: Optional[str] = None
+    resource_type: Optional[str] = None
+    associations: Optional[List[AssociationInfo]] = None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return _resource_fields(self, {})
+
+    @classmethod
+    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        d = src_dict
+        listed = d.get("associations")
+        return cls(  # type: ignore[call-arg]
+            resource_name=d.get("resourceName"), resource_namespace=d.get("resourceNamespace"),
+            resource_id=d.get("resourceId"), resource_type=d.get("resourceType"),
+            associations=[AssociationInfo.from_dict(a) for a in listed] if listed else None,
+        )
