@@ -66,7 +66,7 @@ test: build compat-venv
 # saying so; the rest of the suite still runs.
 compat-venv:
 	@test -f $(COMPAT_STAMP) || { test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV); \
-	    $(COMPAT_VENV)/bin/python -m pip install -q --disable-pip-version-check confluent-kafka==$(UPSTREAM_VERSION) \
+	    $(COMPAT_VENV)/bin/python -m pip install -q --disable-pip-version-check 'confluent-kafka[avro,json,protobuf,schemaregistry]==$(UPSTREAM_VERSION)' \
 	    && touch $(COMPAT_STAMP) || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2; }
 
 # The same build the tests run: any Sphinx warning is an error.

@@ -1,0 +1,136 @@
+"""The synchronous Avro serializer and deserializer: the shared Avro steps
+(``common/avro.py``) run on a :class:`SchemaRegistryClient`."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Union
+
+from ...serialization import SerializationContext
+from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
+from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
+from ..common.schema_registry_client import Schema
+from ..common.serde import ValidationRulesExecution
+from .serde import BaseDeserializer, BaseSerializer
+
+__all__ = ["AvroSerializer", "AvroDeserializer"]
+
+_SERIALIZER_DEFAULTS: Dict[str, Any] = {
+    "auto.register.schemas": True,
+    "normalize.schemas": False,
+    "use.schema.id": None,
+    "use.latest.version": False,
+    "use.latest.with.metadata": None,
+    "subject.name.strategy.type": None,
+    "subject.name.strategy.conf": None,
+    "subject.name.strategy": None,
+    "schema.id.serializer": prefix_schema_id_serializer,
+    "validate.strict": False,
+    "validate.strict.allow.default": False,
+    "validation.rules.execution": ValidationRulesExecution.DISABLED,
+    "validation.rules.fail.fast": False,
+    "validation.rules.executor": None,
+}
+
+_DESERIALIZER_DEFAULTS: Dict[str, Any] = {
+    "use.latest.version": False,
+    "use.latest.with.metadata": None,
+    "subject.name.strategy.type": None,
+    "subject.name.strategy.conf": None,
+    "subject.name.strategy": None,
+    "schema.id.deserializer": dual_schema_id_deserializer,
+}
+
+
+class AvroSerializer(AvroSerializerSteps, BaseSerializer):
+    """Avro binary encoding with Confluent Schema Registry framing (magic byte 0 and the 4-byte
+    schema id, or the schema guid in a header with ``schema.id.serializer`` set to
+    :func:`~confluent_kafka.schema_registry.header_schema_id_serializer`).
+
+    Configuration (``conf``):
+
+    * ``auto.register.schemas`` (True) -- register the schema under the subject; when False it
+      must already be registered there.
+    * ``normalize.schemas`` (False) -- have the registry normalize it first.
+    * ``use.schema.id`` (None) -- write with this registered schema id.
+    * ``use.latest.version`` (False) -- write with the subject's latest version (needs
+      ``auto.register.schemas`` False).
+    * ``use.latest.with.metadata`` (None) -- write with the latest version whose metadata
+      properties include this dict.
+    * ``subject.name.strategy`` -- a callable ``(ctx, record_name) -> subject``; or
+      ``subject.name.strategy.type`` -- TOPIC, RECORD, TOPIC_RECORD or ASSOCIATED (the default:
+      the subject associated with the topic, else TOPIC), with ``subject.name.strategy.conf``.
+    * ``schema.id.serializer`` -- how the id is framed (default: payload prefix).
+    * ``validate.strict``, ``validate.strict.allow.default`` -- fastavro's strict checks.
+
+    :param schema_registry_client: the client.
+    :param schema_str: the Avro schema, as a declaration or a :class:`Schema` (with references).
+    :param to_dict: ``to_dict(obj, ctx) -> dict``, converting the application's objects.
+    :param conf: the configuration above.
+    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
+    :param rule_registry: rule executors (rules are not supported yet).
+    :raises ValueError: for a bad setting or an unknown key.
+    :raises NotImplementedError: for rule registries and inline validation rules.
+    """
+
+    def __init__(self, schema_registry_client: Any, schema_str: Union[str, Schema, None] = None,
+                 to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                 conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
+                 rule_registry: Any = None) -> None:
+        if rule_registry is not None:
+            raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
+        self._registry = schema_registry_client
+        self._run(self._init_op(schema_str, to_dict, conf, _SERIALIZER_DEFAULTS))
+
+    def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
+        """Encode ``obj`` (after ``to_dict``), registering or looking up its schema first.
+
+        :param obj: the value; None gives None.
+        :param ctx: the serialization context (topic and key/value, for the subject).
+        :returns: the framed bytes.
+        :raises SerializationError: when ``obj`` does not match the schema (also a TypeError or
+            ValueError, like upstream's fastavro errors).
+        :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
+        """
+        result: Optional[bytes] = self._run(self._serialize_op(obj, ctx))
+        return result
+
+
+class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
+    """Decodes Avro with Confluent Schema Registry framing, into the reader schema when one is
+    given (``schema_str``, or the latest version with ``use.latest.version``) and into the
+    writer's schema otherwise.
+
+    Configuration (``conf``): ``use.latest.version``, ``use.latest.with.metadata``,
+    ``subject.name.strategy`` / ``subject.name.strategy.type`` / ``subject.name.strategy.conf``
+    (as for :class:`AvroSerializer`) and ``schema.id.deserializer`` (default: the guid header if
+    present, else the payload prefix).
+
+    :param schema_registry_client: the client.
+    :param schema_str: the reader schema, if any.
+    :param from_dict: ``from_dict(dict, ctx) -> object``, converting decoded records.
+    :param return_record_name: decode unions as (name, value) tuples.
+    :param conf: the configuration above.
+    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
+    :param rule_registry: rule executors (rules are not supported yet).
+    :raises ValueError: for a bad setting or an unknown key.
+    """
+
+    def __init__(self, schema_registry_client: Any, schema_str: Union[str, Schema, None] = None,
+                 from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                 return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
+                 rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
+        if rule_registry is not None:
+            raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
+        self._registry = schema_registry_client
+        self._run(self._init_op(schema_str, from_dict, return_record_name, conf, _DESERIALIZER_DEFAULTS))
+
+    def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
+        """Decode framed Avro bytes.
+
+        :param data: the bytes; None gives None.
+        :param ctx: the serialization context.
+        :returns: the record (a dict, or what ``from_dict`` makes of it).
+        :raises SerializationError: for a payload that is not framed, is truncated, names a
+            schema the registry does not hold, or does not decode.
+        """
+        return self._run(self._deserialize_op(data, ctx))

@@ -1,0 +1,125 @@
+"""The synchronous serde bases: the shared steps (``common/serde.py``) run on a
+:class:`SchemaRegistryClient`."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from ...serialization import Deserializer, MessageField, SerializationContext, Serializer
+from ..common.serde import FALLBACK_TYPE, KAFKA_CLUSTER_ID, SerdeBase, SerdeOp, associated_subject_op, run_sync
+
+__all__ = ["AssociatedNameStrategy", "BaseSerde", "BaseSerializer", "BaseDeserializer", "KAFKA_CLUSTER_ID",
+           "FALLBACK_TYPE"]
+
+DEFAULT_CACHE_CAPACITY = 1000
+
+
+class AssociatedNameStrategy:
+    """The subject associated with the topic in the registry (key or value association),
+    falling back to ``topic_subject_name_strategy`` when there is none (or to the strategy
+    named by ``subject.name.strategy.fallback.type``: TOPIC, RECORD, TOPIC_RECORD or NONE).
+    Found subjects are cached (LRU).
+
+    :param cache_capacity: how many (topic, key/value, record name) answers to keep.
+    """
+
+    def __init__(self, cache_capacity: int = DEFAULT_CACHE_CAPACITY) -> None:
+        self._capacity = cache_capacity
+        self._cache: "OrderedDict[Tuple[str, bool, Optional[str]], str]" = OrderedDict()
+        self._lock = threading.Lock()
+        self._cluster_id_resolver: Optional[Callable[[], Any]] = None
+
+    def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
+        """The function giving the Kafka cluster id, the namespace of the association lookups
+        when ``subject.name.strategy.kafka.cluster.id`` is not set.
+
+        :param resolver: called on a cache miss only.
+        """
+        self._cluster_id_resolver = resolver
+
+    def _op(self, ctx: Optional[SerializationContext], record_name: Optional[str], conf: Optional[Dict[str, Any]],
+            has_client: bool) -> SerdeOp:
+        if ctx is None:
+            raise ValueError("SerializationContext is required for AssociatedNameStrategy. "
+                             "Either provide a SerializationContext or use a different strategy.")
+        if ctx.topic is None:
+            return None
+        key = (ctx.topic, ctx.field == MessageField.KEY, record_name)
+        with self._lock:
+            known = self._cache.get(key)
+            if known is not None:
+                self._cache.move_to_end(key)
+                return known
+        cluster_id = None
+        if not (conf or {}).get(KAFKA_CLUSTER_ID) and self._cluster_id_resolver is not None and has_client:
+            cluster_id = self._cluster_id_resolver()
+        found = yield from associated_subject_op(ctx, record_name, conf, has_client, cluster_id)
+        if found is not None:
+            with self._lock:
+                self._cache[key] = found
+                while len(self._cache) > self._capacity:
+                    self._cache.popitem(last=False)
+        return found
+
+    def __call__(self, ctx: Optional[SerializationContext], record_name: Optional[str],
+                 schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None) -> Optional[str]:
+        """The subject for ``ctx``'s topic and field.
+
+        :param ctx: the serialization context (required).
+        :param record_name: the record's name, for the fallback strategies.
+        :param schema_registry_client: the client to query.
+        :param conf: ``subject.name.strategy.kafka.cluster.id`` and
+            ``subject.name.strategy.fallback.type``.
+        :returns: the subject name.
+        :raises ValueError: when ``ctx`` is None.
+        :raises SerializationError: for several associated subjects, or none with fallback NONE.
+        """
+        found: Optional[str] = run_sync(self._op(ctx, record_name, conf, schema_registry_client is not None),
+                                        schema_registry_client)
+        return found
+
+    def clear_cache(self) -> None:
+        """Forget the subjects found."""
+        with self._lock:
+            self._cache.clear()
+
+
+class BaseSerde(SerdeBase):
+    """What every synchronous Schema Registry serde has."""
+
+    _registry: Any
+    _owns_registry: bool = False
+
+    def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
+        """Give the associated subject name strategy the Kafka cluster id (ignored by the other
+        strategies).
+
+        :param resolver: returns the cluster id.
+        """
+        strategy = self._conf.strategy
+        if isinstance(strategy, AssociatedNameStrategy):
+            strategy.set_cluster_id_resolver(resolver)
+
+    def own_schema_registry_client(self) -> None:
+        """Make this serde close its Schema Registry client when it is closed."""
+        self._owns_registry = True
+
+    def close(self) -> None:
+        """Close the Schema Registry client if this serde owns it. Safe to call more than once."""
+        if self._owns_registry:
+            self._owns_registry = False
+            if self._registry is not None:
+                self._registry.close()
+
+    def _run(self, op: SerdeOp) -> Any:
+        return run_sync(op, self._registry)
+
+
+class BaseSerializer(BaseSerde, Serializer):
+    """Base of the synchronous Schema Registry serializers."""
+
+
+class BaseDeserializer(BaseSerde, Deserializer):
+    """Base of the synchronous Schema Registry deserializers."""

@@ -1,0 +1,8 @@
+"""Avro serializers with Schema Registry framing, under upstream's module path."""
+
+from ._async.avro import *  # noqa: F401,F403
+from ._sync.avro import *  # noqa: F401,F403
+from .common.avro import *  # noqa: F401,F403
+from ._async.avro import AsyncAvroDeserializer, AsyncAvroSerializer  # noqa: F401
+from ._sync.avro import AvroDeserializer, AvroSerializer  # noqa: F401
+from .common.avro import AvroMessage, AvroSchema, LocalSchemaRepository, parse_schema_with_repo  # noqa: F401

@@ -1,0 +1,579 @@
+"""What the Schema Registry serializers share, written once with no I/O: the schema id and its
+wire forms, subject name strategies by type, the serde configuration, and the steps of
+serializing and deserializing as generators of :class:`RegistryCall` effects. The sync serdes
+run those calls on a :class:`SchemaRegistryClient`, the async ones await them on an
+:class:`AsyncSchemaRegistryClient`; the steps themselves exist once.
+
+Data-contract rules (migration, domain and encoding rules of a schema's rule set) are not
+supported yet: a schema carrying any makes the serde raise :class:`NotImplementedError`.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import threading
+import uuid
+from enum import Enum
+from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, Tuple, TypeVar
+
+from ...serialization import MessageField, SerializationContext, SerializationError
+from ..error import SchemaRegistryError
+from .schema_registry_client import RegisteredSchema, RuleMode, Schema
+
+__all__ = [
+    "STRATEGY_TYPE_MAP",
+    "SubjectNameStrategyType",
+    "RuleError",
+    "RuleConditionError",
+    "ValidationRulesExecution",
+    "Migration",
+    "ParsedSchemaCache",
+    "SchemaId",
+]
+
+_MAGIC_BYTE_V0 = 0
+_MAGIC_BYTE_V1 = 1
+
+
+class SubjectNameStrategyType(str, Enum):
+    """The subject name strategies a serde can be configured with by name."""
+
+    NONE = "NONE"
+    TOPIC = "TOPIC"
+    RECORD = "RECORD"
+    TOPIC_RECORD = "TOPIC_RECORD"
+    ASSOCIATED = "ASSOCIATED"
+
+
+def _strategies() -> Dict[SubjectNameStrategyType, Callable[..., Optional[str]]]:
+    from .. import record_subject_name_strategy, topic_record_subject_name_strategy, topic_subject_name_strategy
+
+    return {
+        SubjectNameStrategyType.TOPIC: topic_subject_name_strategy,
+        SubjectNameStrategyType.RECORD: record_subject_name_strategy,
+        SubjectNameStrategyType.TOPIC_RECORD: topic_record_subject_name_strategy,
+    }
+
+
+class RuleError(Exception):
+    """A data-contract rule failed."""
+
+
+class RuleConditionError(RuleError):
+    """A CONDITION rule was not met.
+
+    :param rule: the rule.
+    """
+
+    def __init__(self, rule: Any) -> None:
+        super().__init__(RuleConditionError.error_message(rule))
+
+    @staticmethod
+    def error_message(rule: Any) -> str:
+        if rule.doc:
+            return str(rule.doc)
+        if rule.expr:
+            return f"Rule expr failed: {rule.expr}"
+        return f"Rule failed: {rule.name}"
+
+
+class ValidationRulesExecution(str, Enum):
+    """When inline validation rules run (only DISABLED is supported yet)."""
+
+    DISABLED = "DISABLED"
+    BEFORE_DOMAIN_RULES = "BEFORE_DOMAIN_RULES"
+    AFTER_DOMAIN_RULES = "AFTER_DOMAIN_RULES"
+
+
+class Migration:
+    """A step between two registered versions, for migration rules."""
+
+    __slots__ = ["rule_mode", "source", "target"]
+
+    def __init__(self, rule_mode: RuleMode, source: Optional[RegisteredSchema],
+                 target: Optional[RegisteredSchema]) -> None:
+        self.rule_mode = rule_mode
+        self.source = source
+        self.target = target
+
+
+T = TypeVar("T")
+
+
+class ParsedSchemaCache:
+    """Parsed schemas by :class:`Schema`. Thread-safe."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.parsed_schemas: Dict[Schema, Any] = {}
+
+    def set(self, schema: Schema, parsed_schema: Any) -> None:
+        """Remember the parsed form of ``schema``."""
+        with self.lock:
+            self.parsed_schemas[schema] = parsed_schema
+
+    def get_parsed_schema(self, schema: Schema) -> Any:
+        """The parsed form of ``schema``, or None."""
+        with self.lock:
+            return self.parsed_schemas.get(schema)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self.lock:
+            self.parsed_schemas.clear()
+
+
+class SchemaId:
+    """Which schema a payload was written with: an id (framed as magic byte 0 + 4 bytes) or a
+    guid (magic byte 1 + 16 bytes), and for Protobuf the message indexes.
+
+    :param schema_type: ``AVRO``, ``JSON`` or ``PROTOBUF``.
+    :param schema_id: the id.
+    :param guid: the guid, as text.
+    :param message_indexes: Protobuf message indexes.
+    """
+
+    __slots__ = ["schema_type", "id", "guid", "message_indexes"]
+
+    def __init__(self, schema_type: str, schema_id: Optional[int] = None, guid: Optional[str] = None,
+                 message_indexes: Optional[List[int]] = None) -> None:
+        self.schema_type = schema_type
+        self.id = schema_id
+        self.guid = uuid.UUID(guid) if guid is not None else None
+        self.message_indexes = message_indexes
+
+    def from_bytes(self, payload: io.BytesIO) -> io.BytesIO:
+        """Read the framing at the start of ``payload`` into this id.
+
+        :param payload: the framed bytes.
+        :returns: ``payload``, positioned after the framing.
+        :raises SerializationError: for an unknown magic byte.
+        """
+        magic = struct.unpack(">b", payload.read(1))[0]
+        if magic == _MAGIC_BYTE_V0:
+            self.id = struct.unpack(">I", payload.read(4))[0]
+        elif magic == _MAGIC_BYTE_V1:
+            self.guid = uuid.UUID(bytes=payload.read(16))
+        else:
+            raise SerializationError("Invalid magic byte")
+        if self.schema_type == "PROTOBUF":
+            self.message_indexes = self._read_index_array(payload, zigzag=True)
+        return payload
+
+    def id_to_bytes(self) -> bytes:
+        """The id framing: magic byte 0, the id as 4 big-endian bytes (and message indexes).
+
+        :returns: the framing.
+        :raises SerializationError: when no id is set.
+        """
+        if self.id is None:
+            raise SerializationError("Schema ID is not set")
+        out = io.BytesIO()
+        out.write(struct.pack(">bI", _MAGIC_BYTE_V0, self.id))
+        if self.message_indexes is not None:
+            self._encode_varints(out, self.message_indexes, zigzag=True)
+        return out.getvalue()
+
+    def guid_to_bytes(self) -> bytes:
+        """The guid framing: magic byte 1 and the 16 guid bytes (and message indexes).
+
+        :returns: the framing.
+        :raises SerializationError: when no guid is set.
+        """
+        if self.guid is None:
+            raise SerializationError("Schema GUID is not set")
+        out = io.BytesIO()
+        out.write(struct.pack(">b", _MAGIC_BYTE_V1))
+        out.write(self.guid.bytes)
+        if self.message_indexes is not None:
+            self._encode_varints(out, self.message_indexes, zigzag=True)
+        return out.getvalue()
+
+    @staticmethod
+    def _read_byte(buf: io.BytesIO) -> int:
+        one = buf.read(1)
+        if not one:
+            raise EOFError("Unexpected EOF encountered")
+        return one[0]
+
+    @staticmethod
+    def _decode_varint(buf: io.BytesIO, zigzag: bool = True) -> int:
+        value, shift = 0, 0
+        try:
+            while True:
+                byte = SchemaId._read_byte(buf)
+                value |= (byte & 0x7F) << shift
+                shift += 7
+                if not byte & 0x80:
+                    break
+        except EOFError:
+            raise EOFError("Unexpected EOF while reading index")
+        return (value >> 1) ^ -(value & 1) if zigzag else value
+
+    @staticmethod
+    def _read_index_array(buf: io.BytesIO, zigzag: bool = True) -> List[int]:
+        size = SchemaId._decode_varint(buf, zigzag=zigzag)
+        if size < 0 or size > 100000:
+            raise SerializationError("Invalid msgidx array length")
+        if size == 0:
+            return [0]
+        return [SchemaId._decode_varint(buf, zigzag=zigzag) for _ in range(size)]
+
+    @staticmethod
+    def _write_varint(buf: io.BytesIO, val: int, zigzag: bool = True) -> None:
+        if zigzag:
+            val = (val << 1) ^ (val >> 63)
+        while val & ~0x7F:
+            buf.write(bytes(((val & 0x7F) | 0x80,)))
+            val >>= 7
+        buf.write(bytes((val,)))
+
+    @staticmethod
+    def _encode_varints(buf: io.BytesIO, ints: List[int], zigzag: bool = True) -> None:
+        if ints == [0]:
+            buf.write(b"\x00")
+            return
+        SchemaId._write_varint(buf, len(ints), zigzag=zigzag)
+        for value in ints:
+            SchemaId._write_varint(buf, value, zigzag=zigzag)
+
+    def __repr__(self) -> str:
+        return f"SchemaId({self.schema_type!r}, id={self.id!r}, guid={self.guid!r})"
+
+
+# -- errors naming what failed -------------------------------------------------------------------
+# Each is a SerializationError and also the type upstream raises in the same case, so code that
+# catches either keeps working.
+
+
+class SerializationTypeError(SerializationError, TypeError):
+    """A value of the wrong type for its schema."""
+
+
+class SerializationValueError(SerializationError, ValueError):
+    """A value its schema does not allow (e.g. a missing field)."""
+
+
+class SerializationEOFError(SerializationError, EOFError):
+    """A payload that ends before its record does."""
+
+
+class SchemaNotFoundError(SerializationError, SchemaRegistryError):
+    """The schema a payload names is not in the registry.
+
+    :param message: what failed.
+    :param cause: the registry's answer.
+    """
+
+    def __init__(self, message: str, cause: SchemaRegistryError) -> None:
+        SerializationError.__init__(self, message)
+        self.http_status_code = cause.http_status_code
+        self.error_code = cause.error_code
+        self.error_message = cause.error_message
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __repr__(self) -> str:
+        return f"SchemaNotFoundError({self.args[0]!r})"
+
+
+def _where(ctx: Optional[SerializationContext]) -> str:
+    if ctx is None:
+        return ""
+    return f"topic {ctx.topic!r} {ctx.field}: "
+
+
+def wrap_error(exc: BaseException, ctx: Optional[SerializationContext], doing: str) -> BaseException:
+    """``exc`` (raised by the codec) as an error that is also a SerializationError and says
+    where it happened; other errors are returned unchanged.
+
+    :param exc: the codec's error.
+    :param ctx: the serialization context.
+    :param doing: what was being done, e.g. ``"encoding with schema 'User' (id 1)"``.
+    :returns: the error to raise.
+    """
+    if isinstance(exc, SerializationError):
+        return exc
+    text = f"{_where(ctx)}{doing} failed: {exc}"
+    if isinstance(exc, EOFError):
+        return SerializationEOFError(text)
+    if isinstance(exc, TypeError):
+        return SerializationTypeError(text)
+    if isinstance(exc, (ValueError, struct.error)):
+        return SerializationValueError(text) if isinstance(exc, ValueError) else SerializationError(text)
+    return exc
+
+
+# -- the effects the serde steps yield -----------------------------------------------------------
+
+
+class RegistryCall(NamedTuple):
+    """Call the client's method ``name`` (awaited on an async client); the result is sent back,
+    or its exception thrown back."""
+
+    name: str
+    args: Tuple[Any, ...] = ()
+    kwargs: Dict[str, Any] = {}
+
+
+class CacheLookup(NamedTuple):
+    """Read the client's schema cache (never awaited): registered schema by subject and id."""
+
+    subject: str
+    schema_id: int
+
+
+SerdeOp = Generator[Any, Any, Any]
+
+
+def registry_call(name: str, *args: Any, **kwargs: Any) -> SerdeOp:
+    """Yield one client call and return its result (``yield from registry_call(...)``)."""
+    result = yield RegistryCall(name, args, kwargs)
+    return result
+
+
+def run_sync(op: SerdeOp, client: Any) -> Any:
+    """Run serde steps on a sync client.
+
+    :param op: the steps.
+    :param client: the :class:`SchemaRegistryClient` (or anything with its methods).
+    :returns: what the steps return.
+    """
+    value: Any = None
+    error: Optional[BaseException] = None
+    while True:
+        try:
+            effect = op.throw(error) if error is not None else op.send(value)
+        except StopIteration as done:
+            return done.value
+        value, error = None, None
+        try:
+            value = _perform_now(effect, client)
+        except Exception as exc:  # noqa: BLE001 - handed to the steps
+            error = exc
+
+
+def _perform_now(effect: Any, client: Any) -> Any:
+    if isinstance(effect, CacheLookup):
+        cache = getattr(client, "_cache", None)
+        return None if cache is None else cache.get_registered_by_subject_id(effect.subject, effect.schema_id)
+    if client is None:
+        raise SerializationError("a Schema Registry client is needed to " + effect.name.replace("_", " "))
+    return getattr(client, effect.name)(*effect.args, **effect.kwargs)
+
+
+async def run_async(op: SerdeOp, client: Any) -> Any:
+    """Run serde steps on an async client (each call awaited).
+
+    :param op: the steps.
+    :param client: the :class:`AsyncSchemaRegistryClient`.
+    :returns: what the steps return.
+    """
+    import inspect
+
+    value: Any = None
+    error: Optional[BaseException] = None
+    while True:
+        try:
+            effect = op.throw(error) if error is not None else op.send(value)
+        except StopIteration as done:
+            return done.value
+        value, error = None, None
+        try:
+            value = _perform_now(effect, client)
+            if inspect.isawaitable(value):
+                value = await value
+        except Exception as exc:  # noqa: BLE001 - handed to the steps
+            error = exc
+
+
+# -- configuration -------------------------------------------------------------------------------
+
+
+def _flag(conf: Dict[str, Any], key: str) -> bool:
+    value = conf.pop(key)
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} must be a boolean value")
+    return value
+
+
+class SerdeConfig:
+    """A serializer's or deserializer's configuration, checked (upstream's messages).
+
+    :param defaults: the keys the serde accepts, with their defaults.
+    :param conf: the application's settings.
+    :raises ValueError: for a value of the wrong type or an unknown key.
+    """
+
+    def __init__(self, defaults: Dict[str, Any], conf: Optional[Dict[str, Any]], serializer: bool) -> None:
+        c = dict(defaults)
+        if conf is not None:
+            c.update(conf)
+        self.auto_register = False
+        self.normalize_schemas = False
+        self.use_schema_id: Optional[int] = None
+        if serializer:
+            self.auto_register = _flag(c, "auto.register.schemas")
+            self.normalize_schemas = _flag(c, "normalize.schemas")
+            self.use_schema_id = c.pop("use.schema.id")
+            if self.use_schema_id is not None and not isinstance(self.use_schema_id, int):
+                raise ValueError("use.schema.id must be an int value")
+        self.use_latest_version = _flag(c, "use.latest.version")
+        if serializer and self.use_latest_version and self.auto_register:
+            raise ValueError("cannot enable both use.latest.version and auto.register.schemas")
+        self.use_latest_with_metadata: Optional[Dict[str, str]] = c.pop("use.latest.with.metadata")
+        if self.use_latest_with_metadata is not None and not isinstance(self.use_latest_with_metadata, dict):
+            raise ValueError("use.latest.with.metadata must be a dict value")
+        self.strategy, self.strategy_conf = _subject_name_strategy(
+            c.pop("subject.name.strategy.type"), c.pop("subject.name.strategy.conf"), c.pop("subject.name.strategy"))
+        key = "schema.id.serializer" if serializer else "schema.id.deserializer"
+        self.schema_id_framing: Callable[..., Any] = c.pop(key)
+        if not callable(self.schema_id_framing):
+            raise ValueError(f"{key} must be callable")
+        self.strict = False
+        self.strict_allow_default = False
+        if serializer:
+            self.strict = _flag(c, "validate.strict")
+            self.strict_allow_default = _flag(c, "validate.strict.allow.default")
+            execution = c.pop("validation.rules.execution", ValidationRulesExecution.DISABLED)
+            try:
+                execution = ValidationRulesExecution(execution)
+            except ValueError:
+                raise ValueError("validation.rules.execution must be one of {}".format(
+                    ", ".join(m.value for m in ValidationRulesExecution)))
+            fail_fast = c.pop("validation.rules.fail.fast", False)
+            if not isinstance(fail_fast, bool):
+                raise ValueError("validation.rules.fail.fast must be a boolean value")
+            c.pop("validation.rules.executor", None)
+            if execution != ValidationRulesExecution.DISABLED:
+                raise NotImplementedError("inline validation rules (validation.rules.execution) are not supported "
+                                          "by this client yet")
+        if c:
+            raise ValueError("Unrecognized properties: {}".format(", ".join(c.keys())))
+
+
+def _subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any) -> Tuple[Any, Any]:
+    from .._sync.serde import AssociatedNameStrategy
+
+    if strategy is not None:
+        if not callable(strategy):
+            raise ValueError("subject.name.strategy must be callable")
+        return strategy, strategy_conf
+    if kind is not None:
+        if isinstance(kind, str) and not isinstance(kind, SubjectNameStrategyType):
+            try:
+                kind = SubjectNameStrategyType(kind.upper())
+            except ValueError:
+                raise ValueError(f"Invalid subject.name.strategy.type: {kind}. "
+                                 f"Valid values are: {[e.value for e in SubjectNameStrategyType]}")
+        if kind == SubjectNameStrategyType.ASSOCIATED:
+            return AssociatedNameStrategy(), strategy_conf
+        if kind == SubjectNameStrategyType.NONE:
+            raise ValueError(f"Invalid subject.name.strategy.type: {kind}. "
+                             "NONE cannot be used as a subject name strategy.")
+        found = _strategies().get(kind)
+        if found is None:
+            raise ValueError(f"Unknown subject.name.strategy.type: {kind}")
+        return found, strategy_conf
+    return AssociatedNameStrategy(), strategy_conf
+
+
+# -- the associated subject name strategy ---------------------------------------------------------
+
+KAFKA_CLUSTER_ID = "subject.name.strategy.kafka.cluster.id"
+FALLBACK_TYPE = "subject.name.strategy.fallback.type"
+
+
+def associated_subject_op(ctx: SerializationContext, record_name: Optional[str], conf: Optional[Dict[str, Any]],
+                          has_client: bool, cluster_id: Optional[str]) -> SerdeOp:
+    """Find the subject associated with the topic, falling back to another strategy (TOPIC
+    unless ``subject.name.strategy.fallback.type`` says otherwise) when there is none.
+
+    :returns: the subject name.
+    :raises SerializationError: for several associated subjects, or none with fallback NONE.
+    """
+    fallback = SubjectNameStrategyType.TOPIC
+    if not has_client:
+        return _strategies()[fallback](ctx, record_name)
+    configured = (conf or {}).get(FALLBACK_TYPE)
+    if configured is not None:
+        try:
+            fallback = SubjectNameStrategyType(configured if isinstance(configured, SubjectNameStrategyType)
+                                               else str(configured).upper())
+        except ValueError:
+            valid = [e.value for e in SubjectNameStrategyType if e != SubjectNameStrategyType.ASSOCIATED]
+            raise ValueError(f"Invalid value for {FALLBACK_TYPE}: {configured}. "
+                             f"Valid values are: {', '.join(valid)}")
+    namespace = (conf or {}).get(KAFKA_CLUSTER_ID) or cluster_id or "-"
+    try:
+        found = yield from registry_call("get_associations_by_resource_name", resource_name=ctx.topic,
+                                         resource_namespace=namespace, resource_type="topic",
+                                         association_types=["key" if ctx.field == MessageField.KEY else "value"],
+                                         offset=0, limit=-1)
+    except SchemaRegistryError as exc:
+        if exc.http_status_code != 404:
+            raise
+        found = []
+    if len(found) > 1:
+        raise SerializationError(f"Multiple associated subjects found for topic {ctx.topic}")
+    if len(found) == 1:
+        return found[0].subject
+    if fallback == SubjectNameStrategyType.NONE:
+        raise SerializationError(f"No associated subject found for topic {ctx.topic}")
+    if fallback == SubjectNameStrategyType.ASSOCIATED:
+        raise ValueError(f"Invalid value for {FALLBACK_TYPE}: {fallback.value}. "
+                         "ASSOCIATED cannot be used as a fallback strategy.")
+    return _strategies()[fallback](ctx, record_name)
+
+
+# -- the steps shared by every format -------------------------------------------------------------
+
+
+def has_rules(schema: Optional[Schema]) -> bool:
+    """Whether ``schema`` carries data-contract rules."""
+    rule_set = schema.rule_set if schema is not None else None
+    return rule_set is not None and bool(rule_set.migration_rules or rule_set.domain_rules or rule_set.encoding_rules)
+
+
+def refuse_rules(schema: Optional[Schema]) -> None:
+    """Raise NotImplementedError when ``schema`` carries rules, which this client cannot run yet."""
+    if has_rules(schema):
+        raise NotImplementedError("this schema has data-contract rules (ruleSet); running them is not supported by "
+                                  "this client yet")
+
+
+class SerdeBase:
+    """State and steps shared by every serializer and deserializer."""
+
+    _conf: SerdeConfig
+    _schema: Optional[Schema]
+    _known_subjects: set  # type: ignore[type-arg]
+    _known_lock: threading.Lock
+    _cluster_id_resolver: Optional[Callable[[], Any]]
+
+    def _subject_op(self, ctx: Optional[SerializationContext], record_name: Optional[str],
+                    has_client: bool) -> SerdeOp:
+        from .._sync.serde import AssociatedNameStrategy
+
+        strategy = self._conf.strategy
+        if isinstance(strategy, AssociatedNameStrategy):
+            return (yield from strategy._op(ctx, record_name, self._conf.strategy_conf, has_client))
+        return strategy(ctx, record_name)
+
+    def _reader_schema_op(self, subject: str, fmt: Optional[str] = None) -> SerdeOp:
+        conf = self._conf
+        if conf.use_schema_id is not None:
+            schema = yield from registry_call("get_schema", conf.use_schema_id, subject, fmt)
+            known = yield CacheLookup(subject, conf.use_schema_id)
+            if known is not None:
+                return known
+            return (yield from registry_call("lookup_schema", subject, schema, normalize_schemas=False,
+                                             deleted=True))
+        if conf.use_latest_with_metadata is not None:
+            return (yield from registry_call("get_latest_with_metadata", subject, conf.use_latest_with_metadata,
+                                             deleted=True, fmt=fmt))
+        if conf.use_latest_version:
+            return (yield from registry_call("get_latest_version", subject, fmt))
+        return None
