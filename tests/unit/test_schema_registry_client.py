@@ -170,8 +170,7 @@ def test_config_compatibility_and_modes(sr: Any) -> None:
     sr.set_config("s", ServerConfig(compatibility=ConfigCompatibilityLevel.NONE))
     assert sr.get_config("s").compatibility_level == ConfigCompatibilityLevel.NONE
     assert sr.delete_config("s").compatibility_level == ConfigCompatibilityLevel.NONE
-    with pytest.raises(ValueError, match="config must be set"):
-        sr.set_config("s")
+    assert sr.set_config("s") is None  # upstream's mock accepts no config and answers None
     assert sr.get_global_mode() == "READWRITE"
     assert sr.update_global_mode("READONLY") == "READONLY"
     assert sr.update_mode("s", "IMPORT", force=True) == "IMPORT"

@@ -46,14 +46,22 @@ class SubjectNameStrategyType(str, Enum):
     ASSOCIATED = "ASSOCIATED"
 
 
-def _strategies() -> Dict[SubjectNameStrategyType, Callable[..., Optional[str]]]:
-    from .. import record_subject_name_strategy, topic_record_subject_name_strategy, topic_subject_name_strategy
+from .. import (  # noqa: E402 - the package is loaded before any serde module
+    record_subject_name_strategy,
+    topic_record_subject_name_strategy,
+    topic_subject_name_strategy,
+)
 
-    return {
-        SubjectNameStrategyType.TOPIC: topic_subject_name_strategy,
-        SubjectNameStrategyType.RECORD: record_subject_name_strategy,
-        SubjectNameStrategyType.TOPIC_RECORD: topic_record_subject_name_strategy,
-    }
+#: The strategy functions by type (ASSOCIATED is a class of its own, NONE is no strategy).
+STRATEGY_TYPE_MAP: Dict[SubjectNameStrategyType, Callable[..., Optional[str]]] = {
+    SubjectNameStrategyType.TOPIC: topic_subject_name_strategy,
+    SubjectNameStrategyType.RECORD: record_subject_name_strategy,
+    SubjectNameStrategyType.TOPIC_RECORD: topic_record_subject_name_strategy,
+}
+
+
+def _strategies() -> Dict[SubjectNameStrategyType, Callable[..., Optional[str]]]:
+    return STRATEGY_TYPE_MAP
 
 
 class RuleError(Exception):
