@@ -33,9 +33,9 @@ from .schema_registry_client import (
     Schema,
     SchemaReference,
     SchemaRegistryClient,
-    SchemaRegistryError,
     ServerConfig,
 )
+from .error import SchemaRegistryError
 
 # Header names carrying a schema guid, and the first byte of a framed payload.
 _KEY_SCHEMA_ID = "__key_schema_id"

@@ -71,7 +71,7 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
         self._registry = schema_registry_client
         await self._run(self._init_op(schema_str, from_dict, return_record_name, conf, _DESERIALIZER_DEFAULTS))
 
-    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:  # type: ignore[override]
+    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes (see the synchronous deserializer).
 
         :param data: the bytes; None gives None.

@@ -4,7 +4,7 @@ else httpx. Both have the same API."""
 try:
     import httpx2 as httpx
 except ImportError:  # pragma: no cover - depends on the environment
-    import httpx  # type: ignore[no-redef]
+    import httpx  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 Response = httpx.Response
 BasicAuth = httpx.BasicAuth

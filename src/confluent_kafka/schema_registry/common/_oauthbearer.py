@@ -146,7 +146,7 @@ def build_field_provider(conf: Dict[str, Any]) -> Tuple[Optional[str], Optional[
         if query:
             if not isinstance(query, str):
                 raise TypeError("bearer.auth.issuer.endpoint.query must be a str, not " + str(type(query)))
-            urlunparse(urlparse(endpoint)._replace(query=query, fragment=None))
+            urlunparse(urlparse(endpoint)._replace(query=query, fragment=""))
         elif not overridden:
             raise ValueError("bearer.auth.issuer.endpoint.query must be provided "
                              "when bearer.auth.issuer.endpoint.url isn't overridden")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import ssl
-from typing import Any, Dict, Generator, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Generator, List, Mapping, NamedTuple, Optional, Tuple, Type, Union
 from urllib.parse import quote, unquote, urlparse
 
 from ..error import SchemaRegistryError
@@ -150,7 +150,7 @@ class RestSettings:
             raise ValueError("Unrecognized properties: {}".format(", ".join(rest.keys())))
 
 
-def _transport_errors() -> Tuple[type, ...]:
+def _transport_errors() -> Tuple[Type[BaseException], ...]:
     from ._httpx_compat import httpx
 
     return (httpx.TransportError,)
@@ -206,12 +206,13 @@ def exchange(settings: RestSettings, method: str, path: str, body: Optional[Dict
     :returns: the decoded JSON answer, or None for an empty one.
     :raises SchemaRegistryError: for an error answer.
     """
+    content: Optional[str] = None
     if body is not None:
-        content: Optional[str] = json.dumps(body)
+        content = json.dumps(body)
         headers = {"Content-Length": str(len(content)), "Content-Type": "application/vnd.schemaregistry.v1+json",
                    "Confluent-Accept-Unknown-Properties": "true"}
     else:
-        content, headers = None, {"Accept": _ACCEPT}
+        headers = {"Accept": _ACCEPT}
     from ... import version
 
     headers["Confluent-Client-Version"] = f"python/{version()[0]}"

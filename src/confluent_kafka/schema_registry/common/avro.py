@@ -44,9 +44,8 @@ class _ContextStringIO(io.BytesIO):
     def __enter__(self) -> "_ContextStringIO":
         return self
 
-    def __exit__(self, *args: Any) -> bool:
+    def __exit__(self, *args: Any) -> None:
         self.close()
-        return False
 
 
 def _schema_loads(schema_str: str) -> Schema:
@@ -62,7 +61,7 @@ def _schema_loads(schema_str: str) -> Schema:
     return Schema(text, schema_type="AVRO")
 
 
-class LocalSchemaRepository(repository.AbstractSchemaRepository):  # type: ignore[misc]
+class LocalSchemaRepository(repository.AbstractSchemaRepository):
     """A fastavro schema repository over a dict of named schemas."""
 
     def __init__(self, schemas: Dict[str, Any]) -> None:
