@@ -58,16 +58,18 @@ demo: build
 
 # The whole suite is bounded: a hang is interrupted (SIGINT, so fixtures still stop the broker)
 # after TEST_TIMEOUT seconds, and tracebacks of any test running over 5 minutes are dumped.
-test: build compat-venv
+test: build $(COMPAT_STAMP)
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
 
 # When the wheel cannot be installed (no registry), the stamp is not made and tests/compat skips,
 # saying so; the rest of the suite still runs.
-compat-venv:
-	@test -f $(COMPAT_STAMP) || { test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV); \
-	    $(COMPAT_VENV)/bin/python -m pip install -q --disable-pip-version-check 'confluent-kafka[avro,json,protobuf,schemaregistry]==$(UPSTREAM_VERSION)' \
-	    && touch $(COMPAT_STAMP) || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2; }
+compat-venv: $(COMPAT_STAMP)
+$(COMPAT_STAMP): Makefile
+	@test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV)
+	@$(COMPAT_VENV)/bin/python -m pip install -q --disable-pip-version-check \
+	    'confluent-kafka[avro,json,protobuf,schemaregistry]==$(UPSTREAM_VERSION)' \
+	    && touch $@ || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2
 
 # The same build the tests run: any Sphinx warning is an error.
 docs: build
