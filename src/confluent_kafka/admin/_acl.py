@@ -84,14 +84,15 @@ class AclBinding:
         operation: Union[AclOperation, str, int],
         permission_type: Union[AclPermissionType, str, int],
     ) -> None:
-        self.restype: Any = restype
+        self.restype: ResourceType = restype  # type: ignore[assignment]  # converted by _check()
         self.name = name
-        self.resource_pattern_type: Any = resource_pattern_type
+        self.resource_pattern_type: ResourcePatternType = resource_pattern_type  # type: ignore[assignment]
         self.principal = principal
         self.host = host
-        self.operation: Any = operation
-        self.permission_type: Any = permission_type
+        self.operation: AclOperation = operation  # type: ignore[assignment]
+        self.permission_type: AclPermissionType = permission_type  # type: ignore[assignment]
         self._check()
+        # The values, for the C layer.
         self.restype_int = int(self.restype.value)
         self.resource_pattern_type_int = int(self.resource_pattern_type.value)
         self.operation_int = int(self.operation.value)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Union, cast
 
 from ..cimpl import (
     OFFSET_INVALID,
@@ -253,7 +253,7 @@ def _acl(t: Tuple[Any, ...]) -> AclBinding:
 def _topic_description(t: Tuple[Any, ...]) -> Union[TopicDescription, KafkaError]:
     name, topic_id, internal, err, parts, ops = t
     if err is not None:
-        return err
+        return cast(KafkaError, err)
     from ..cimpl import Uuid
 
     return TopicDescription(
@@ -266,7 +266,7 @@ def _topic_description(t: Tuple[Any, ...]) -> Union[TopicDescription, KafkaError
 def _group_description(t: Tuple[Any, ...]) -> Union[ConsumerGroupDescription, KafkaError]:
     group_id, err, simple, assignor, state, gtype, coordinator, members, ops = t
     if err is not None:
-        return err
+        return cast(KafkaError, err)
     return ConsumerGroupDescription(
         group_id, simple,
         [MemberDescription(m[0], m[1], m[2], MemberAssignment(m[4]), m[3],
@@ -520,7 +520,7 @@ class AdminClient(_AdminClientImpl):
         super().__init__(conf, **kwargs)
 
     def __enter__(self) -> "AdminClient":
-        return super().__enter__()  # type: ignore[no-any-return]
+        return super().__enter__()
 
     # ---- helpers ------------------------------------------------------------------------------
 
@@ -649,7 +649,7 @@ class AdminClient(_AdminClientImpl):
         :returns: :class:`ClusterMetadata`.
         :raises KafkaException: The metadata could not be had in time.
         """
-        return super().list_topics(*args, **kwargs)  # type: ignore[no-any-return]
+        return super().list_topics(*args, **kwargs)
 
     def cluster_id(self, *args: Any, **kwargs: Any) -> str:
         """The cluster id, synchronously.
@@ -659,7 +659,7 @@ class AdminClient(_AdminClientImpl):
         :returns: The cluster id.
         :raises KafkaException: It is not known within the timeout.
         """
-        return super().cluster_id(*args, **kwargs)  # type: ignore[no-any-return]
+        return super().cluster_id(*args, **kwargs)
 
     def list_groups(self, *args: Any, **kwargs: Any) -> List[GroupMetadata]:
         """The groups the brokers know (all, or just ``group``), synchronously. Deprecated:
@@ -939,7 +939,7 @@ class AdminClient(_AdminClientImpl):
         futmap = _futures([r.group_id for r in request], string_type)
         values = _args.parse(dict(kwargs), ("request", "future"), [_T])
         opts = self._options(values)
-        specs = [(r.group_id, list(r.topic_partitions)) for r in request]
+        specs = [(r.group_id, list(r.topic_partitions or [])) for r in request]
         f = _internal(futmap, lambda r, fm: _by_index(_group_offsets(r), fm))
         self._alter_consumer_group_offsets(f, specs, opts)
         return futmap

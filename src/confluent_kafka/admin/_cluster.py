@@ -23,7 +23,7 @@ class DescribeClusterResult:
 
     def __init__(
         self,
-        controller: Node,
+        controller: Optional[Node],
         nodes: List[Node],
         cluster_id: Optional[str] = None,
         authorized_operations: Optional[List[Union[str, int, AclOperation]]] = None,

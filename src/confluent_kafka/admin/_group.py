@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Union
 
-from ..cimpl import TopicPartition
+from ..cimpl import KafkaError, TopicPartition
 from ._acl import AclOperation
 from ._model_types import ConsumerGroupState, ConsumerGroupType, Node
 from ._util import to_enum
@@ -57,7 +57,7 @@ class ListConsumerGroupsResult:
     """
 
     def __init__(self, valid: Optional[List[ConsumerGroupListing]] = None,
-                 errors: Optional[List[Exception]] = None) -> None:
+                 errors: Optional[List[KafkaError]] = None) -> None:
         self.valid = valid
         self.errors = errors
 
@@ -124,7 +124,7 @@ class ConsumerGroupDescription:
         members: List[MemberDescription],
         partition_assignor: str,
         state: Optional[Union[ConsumerGroupState, str, int]],
-        coordinator: Node,
+        coordinator: Optional[Node],
         authorized_operations: Optional[List[Union[AclOperation, str, int]]] = None,
         type: Union[ConsumerGroupType, str, int] = ConsumerGroupType.UNKNOWN,
     ) -> None:

@@ -26,7 +26,7 @@ class TopicDescription:
     def __init__(
         self,
         name: str,
-        topic_id: Uuid,
+        topic_id: Optional[Uuid],
         is_internal: bool,
         partitions: List[TopicPartitionInfo],
         authorized_operations: Optional[List[Union[str, int, AclOperation]]] = None,
