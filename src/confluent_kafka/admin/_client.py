@@ -231,7 +231,9 @@ def _ops(ops: Optional[List[int]]) -> Optional[List[Any]]:
 
 def _config_entry(t: Tuple[Any, ...]) -> ConfigEntry:
     name, value, source, read_only, default, sensitive, synonym, synonyms = t
-    return ConfigEntry(name, value, _enum(ConfigSource, source), read_only, default, sensitive, synonym,
+    # The source stays the int librdkafka gives (ConfigSource(entry.source) for the member), as
+    # upstream leaves it.
+    return ConfigEntry(name, value, source, read_only, default, sensitive, synonym,
                        {s.name: s for s in (_config_entry(x) for x in synonyms)})
 
 
