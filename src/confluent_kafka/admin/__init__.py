@@ -92,6 +92,8 @@ from ._scram import (
 from ._topic import TopicDescription
 from ._util import string_type
 
+# The documented names; the constants, KafkaError/KafkaException, string_type and the underscore
+# aliases above are importable from here too, as from upstream's module.
 __all__ = [
     "AclBinding",
     "AclBindingFilter",
@@ -100,13 +102,6 @@ __all__ = [
     "AdminClient",
     "AlterConfigOpType",
     "BrokerMetadata",
-    "CONFIG_SOURCE_DEFAULT_CONFIG",
-    "CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG",
-    "CONFIG_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG",
-    "CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG",
-    "CONFIG_SOURCE_GROUP_CONFIG",
-    "CONFIG_SOURCE_STATIC_BROKER_CONFIG",
-    "CONFIG_SOURCE_UNKNOWN_CONFIG",
     "ClusterMetadata",
     "ConfigEntry",
     "ConfigResource",
@@ -122,8 +117,6 @@ __all__ = [
     "GroupMember",
     "GroupMetadata",
     "IsolationLevel",
-    "KafkaError",
-    "KafkaException",
     "ListConsumerGroupsResult",
     "ListOffsetsResultInfo",
     "MemberAssignment",
@@ -131,15 +124,8 @@ __all__ = [
     "NewPartitions",
     "NewTopic",
     "Node",
-    "OFFSET_INVALID",
     "OffsetSpec",
     "PartitionMetadata",
-    "RESOURCE_ANY",
-    "RESOURCE_BROKER",
-    "RESOURCE_GROUP",
-    "RESOURCE_TOPIC",
-    "RESOURCE_TRANSACTIONAL_ID",
-    "RESOURCE_UNKNOWN",
     "ResourcePatternType",
     "ResourceType",
     "ScramCredentialInfo",
@@ -153,7 +139,6 @@ __all__ = [
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
     "Uuid",
-    "string_type",
 ]
 
 del _cimpl

@@ -543,7 +543,7 @@ class AdminClient(_AdminClientImpl):
             would, with ``validate_only=True``).
         :raises TypeError: An argument of the wrong type.
         :raises ValueError: An argument with a wrong value.
-        :raises KafkaException: The request could not be made.
+        :raises confluent_kafka.KafkaException: The request could not be made.
         """
         futmap = _futures([x.topic for x in new_topics])
         values = _args.parse(dict(kwargs), ("topics", "future"), [_VO, _T, _OT])
@@ -649,7 +649,7 @@ class AdminClient(_AdminClientImpl):
         :param args: ``topic=None``, ``timeout=-1`` (seconds).
         :param kwargs: The same, by keyword.
         :returns: :class:`ClusterMetadata`.
-        :raises KafkaException: The metadata could not be had in time.
+        :raises confluent_kafka.KafkaException: The metadata could not be had in time.
         """
         return super().list_topics(*args, **kwargs)
 
@@ -659,7 +659,7 @@ class AdminClient(_AdminClientImpl):
         :param args: ``timeout=-1`` (seconds; negative: no limit).
         :param kwargs: The same, by keyword.
         :returns: The cluster id.
-        :raises KafkaException: It is not known within the timeout.
+        :raises confluent_kafka.KafkaException: It is not known within the timeout.
         """
         return super().cluster_id(*args, **kwargs)
 
@@ -670,7 +670,7 @@ class AdminClient(_AdminClientImpl):
         :param args: ``group=None``, ``timeout=-1`` (seconds).
         :param kwargs: The same, by keyword.
         :returns: A :class:`GroupMetadata` per group.
-        :raises KafkaException: The brokers could not be asked in time.
+        :raises confluent_kafka.KafkaException: The brokers could not be asked in time.
         """
         warnings.warn("list_groups() is deprecated, use list_consumer_groups() and describe_consumer_groups() "
                       "instead.", category=DeprecationWarning, stacklevel=2)
@@ -1097,7 +1097,7 @@ class AdminClient(_AdminClientImpl):
         return futmap
 
     def elect_leaders(self, election_type: ElectionType, partitions: Optional[List[TopicPartition]] = None,
-                      **kwargs: "Unpack[_Timeouts]") -> "Future[Dict[TopicPartition, Optional[KafkaException]]]":
+                      **kwargs: "Unpack[_Timeouts]") -> "Future[Dict[TopicPartition, Optional[Exception]]]":
         """Run a preferred or unclean leader election.
 
         :param election_type: The :class:`ElectionType`.
