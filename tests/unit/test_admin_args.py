@@ -119,6 +119,20 @@ def test_c_value_types_pickle():
     assert (u.get_most_significant_bits(), u.get_least_significant_bits()) == (-5, 7)
 
 
+def test_uninitialised_c_values_do_not_crash():
+    from confluent_kafka import Uuid
+
+    t = NewTopic.__new__(NewTopic)
+    assert repr(t) == "NewTopic()" and t.topic is None and isinstance(hash(t), int)
+    with pytest.raises(TypeError):
+        t == NewTopic("a")  # noqa: B015
+    with pytest.raises(TypeError):
+        t.__reduce__()
+    p = NewPartitions.__new__(NewPartitions)
+    assert repr(p) == "NewPartitions()" and isinstance(hash(p), int)
+    assert str(Uuid.__new__(Uuid)) == "AAAAAAAAAAAAAAAAAAAAAA"
+
+
 def test_new_partitions():
     p = NewPartitions("t", 3)
     assert repr(p) == "NewPartitions(topic=t,new_total_count=3)" and p.replica_assignment is None
@@ -378,6 +392,8 @@ C_BAD_CALLS = [
     ("_delete_topics", ("future", [1], None), TypeError),
     ("_create_partitions", ("future", [("t", 0, None)], None), ValueError),
     ("_describe_configs", ("future", [(2, "")], None), ValueError),
+    ("_describe_configs", ("future", [(2, "t")], {"broker": -1}), ValueError),
+    ("_describe_configs", ("future", [(2, "t")], {"request_timeout": 1.5}), TypeError),  # milliseconds: an int
     ("_describe_configs", ("future", [("topic", "t")], None), TypeError),
     ("_alter_configs", ("future", [(2, "t", [])], None), TypeError),
     ("_incremental_alter_configs", ("future", [(2, "t", [("a", 99, "v")])], None), ValueError),

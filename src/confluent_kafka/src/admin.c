@@ -1188,7 +1188,7 @@ static PyObject *Admin_cluster_id(AdminObject *self, PyObject *args, PyObject *k
         usable(self) < 0)
         return NULL;
     cfl_state *st = self->h.st;
-    double ms = timeout < 0 ? -1.0 : ceil((double)timeout * 1000.0);
+    double ms = (timeout < 0 || isnan(timeout)) ? -1.0 : ceil((double)timeout * 1000.0);
     double left = ms;
     char *id = NULL;
     /* Waits in slices so that Ctrl-C still interrupts a long (or unlimited) wait. */
