@@ -53,3 +53,17 @@ class ThrottleEvent:
 
     def __hash__(self) -> int:
         return hash((self.broker_name, self.broker_id, self.throttle_time))
+
+
+# The admin model types upstream defines in this module (confluent_kafka._model): they live with
+# the admin types and name this module as theirs, so pickles and reprs match upstream's.
+from .admin._model_types import (  # noqa: E402,F401
+    ConsumerGroupState,
+    ConsumerGroupTopicPartitions,
+    ConsumerGroupType,
+    ElectionType,
+    IsolationLevel,
+    Node,
+    TopicCollection,
+    TopicPartitionInfo,
+)

@@ -527,8 +527,8 @@ class MockCluster:
     def __enter__(self) -> Self: ...
     def __exit__(self, *exc: object) -> Optional[bool]: ...
 
-# Options dict of the _AdminClientImpl requests: request_timeout / operation_timeout (seconds or
-# None), validate_only, require_stable, include_authorized_operations (bool), isolation_level
+# Options dict of the _AdminClientImpl requests: request_timeout / operation_timeout (milliseconds),
+# broker (int), validate_only, require_stable, include_authorized_operations (bool), isolation_level
 # (int), states / types (lists of int).
 _AdminOptions: TypeAlias = Optional[Dict[str, Any]]
 _AdminFuture: TypeAlias = Any  # a concurrent.futures.Future, resolved from librdkafka's thread
@@ -587,11 +587,119 @@ class _AdminClientImpl:
         self, future: _AdminFuture, alterations: List[Tuple[Any, ...]], options: _AdminOptions, /
     ) -> None: ...
     def _list_groups(self, group: Optional[str] = None, timeout: Optional[float] = -1) -> List[Tuple[Any, ...]]: ...
-    def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = -1) -> ClusterMetadata: ...
+    def _check_open(self) -> None: ...
+    def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> ClusterMetadata: ...
+    def cluster_id(self, timeout: float = -1) -> str:
+        """The cluster id; KafkaException(_TIMED_OUT) when not known within timeout seconds."""
     def set_sasl_credentials(self, username: str, password: str) -> None: ...
-    def poll(self, timeout: Optional[float] = -1) -> int:
+    def poll(self, timeout: float) -> int:
         """Serve error_cb, stats_cb, throttle_cb and logger callbacks (results need no poll)."""
     def close(self) -> bool:
         """Release the client; pending futures fail with ``KafkaError._DESTROY``."""
+    def __len__(self) -> int: ...
     def __enter__(self) -> Self: ...
-    def __exit__(self, *exc: object) -> Optional[bool]: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+# ---- admin request and id types, admin constants ----------------------------------------------
+
+class NewTopic:
+    """A topic for AdminClient.create_topics(); checked when the request is made."""
+
+    topic: str
+    num_partitions: int
+    replication_factor: int
+    replica_assignment: Optional[List[List[int]]]
+    config: Optional[Dict[str, Any]]
+    def __init__(
+        self,
+        topic: str,
+        num_partitions: int = -1,
+        replication_factor: int = -1,
+        replica_assignment: Optional[List[List[int]]] = ...,
+        config: Dict[str, Any] = ...,
+    ) -> None: ...
+    def __lt__(self, other: "NewTopic") -> bool: ...
+    def __le__(self, other: "NewTopic") -> bool: ...
+    def __gt__(self, other: "NewTopic") -> bool: ...
+    def __ge__(self, other: "NewTopic") -> bool: ...
+    def __hash__(self) -> int: ...
+
+class NewPartitions:
+    """A partition count for AdminClient.create_partitions(); checked when the request is made."""
+
+    topic: str
+    new_total_count: int
+    replica_assignment: Optional[List[List[int]]]
+    def __init__(self, topic: str, new_total_count: int, replica_assignment: Optional[List[List[int]]] = ...) -> None: ...
+    def __lt__(self, other: "NewPartitions") -> bool: ...
+    def __le__(self, other: "NewPartitions") -> bool: ...
+    def __gt__(self, other: "NewPartitions") -> bool: ...
+    def __ge__(self, other: "NewPartitions") -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Uuid:
+    """A 128-bit id (topic ids); str() is Kafka's base64 form."""
+
+    def __init__(self, most_significant_bits: int, least_significant_bits: int) -> None: ...
+    def get_most_significant_bits(self) -> int: ...
+    def get_least_significant_bits(self) -> int: ...
+    def __hash__(self) -> int: ...
+
+ACL_OPERATION_UNKNOWN: Final = 0
+ACL_OPERATION_ANY: Final = 1
+ACL_OPERATION_ALL: Final = 2
+ACL_OPERATION_READ: Final = 3
+ACL_OPERATION_WRITE: Final = 4
+ACL_OPERATION_CREATE: Final = 5
+ACL_OPERATION_DELETE: Final = 6
+ACL_OPERATION_ALTER: Final = 7
+ACL_OPERATION_DESCRIBE: Final = 8
+ACL_OPERATION_CLUSTER_ACTION: Final = 9
+ACL_OPERATION_DESCRIBE_CONFIGS: Final = 10
+ACL_OPERATION_ALTER_CONFIGS: Final = 11
+ACL_OPERATION_IDEMPOTENT_WRITE: Final = 12
+ACL_PERMISSION_TYPE_UNKNOWN: Final = 0
+ACL_PERMISSION_TYPE_ANY: Final = 1
+ACL_PERMISSION_TYPE_DENY: Final = 2
+ACL_PERMISSION_TYPE_ALLOW: Final = 3
+ALTER_CONFIG_OP_TYPE_SET: Final = 0
+ALTER_CONFIG_OP_TYPE_DELETE: Final = 1
+ALTER_CONFIG_OP_TYPE_APPEND: Final = 2
+ALTER_CONFIG_OP_TYPE_SUBTRACT: Final = 3
+CONFIG_SOURCE_UNKNOWN_CONFIG: Final = 0
+CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG: Final = 1
+CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG: Final = 2
+CONFIG_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG: Final = 3
+CONFIG_SOURCE_STATIC_BROKER_CONFIG: Final = 4
+CONFIG_SOURCE_DEFAULT_CONFIG: Final = 5
+CONFIG_SOURCE_GROUP_CONFIG: Final = 8
+CONSUMER_GROUP_STATE_UNKNOWN: Final = 0
+CONSUMER_GROUP_STATE_PREPARING_REBALANCE: Final = 1
+CONSUMER_GROUP_STATE_COMPLETING_REBALANCE: Final = 2
+CONSUMER_GROUP_STATE_STABLE: Final = 3
+CONSUMER_GROUP_STATE_DEAD: Final = 4
+CONSUMER_GROUP_STATE_EMPTY: Final = 5
+CONSUMER_GROUP_TYPE_UNKNOWN: Final = 0
+CONSUMER_GROUP_TYPE_CONSUMER: Final = 1
+CONSUMER_GROUP_TYPE_CLASSIC: Final = 2
+ELECTION_TYPE_PREFERRED: Final = 0
+ELECTION_TYPE_UNCLEAN: Final = 1
+ISOLATION_LEVEL_READ_UNCOMMITTED: Final = 0
+ISOLATION_LEVEL_READ_COMMITTED: Final = 1
+OFFSET_SPEC_MAX_TIMESTAMP: Final = -3
+OFFSET_SPEC_EARLIEST: Final = -2
+OFFSET_SPEC_LATEST: Final = -1
+RESOURCE_UNKNOWN: Final = 0
+RESOURCE_ANY: Final = 1
+RESOURCE_TOPIC: Final = 2
+RESOURCE_GROUP: Final = 3
+RESOURCE_BROKER: Final = 4
+RESOURCE_TRANSACTIONAL_ID: Final = 5
+RESOURCE_PATTERN_UNKNOWN: Final = 0
+RESOURCE_PATTERN_ANY: Final = 1
+RESOURCE_PATTERN_MATCH: Final = 2
+RESOURCE_PATTERN_LITERAL: Final = 3
+RESOURCE_PATTERN_PREFIXED: Final = 4
+SCRAM_MECHANISM_UNKNOWN: Final = 0
+SCRAM_MECHANISM_SHA_256: Final = 1
+SCRAM_MECHANISM_SHA_512: Final = 2

@@ -18,4 +18,16 @@ DIFFERENCES: dict[str, str] = {
         "modes, schema types, contexts) instead of sending it to a mock:// URL that httpx cannot "
         "reach (upstream's mock: httpx UnsupportedProtocol after its retries; get_config answers None). "
         "Pinned by tests/unit/test_schema_registry_client.py::test_config_compatibility_and_modes."),
+    "admin::scenario_elect_leaders_timeouts": (
+        "upstream's AdminClient.elect_leaders raises SystemError for request_timeout or operation_timeout "
+        "(its C argument parser is broken); ours honours both, so code that passes them works"),
+    "admin::scenario_create_acls_filter_with_none": (
+        "create_acls given an AclBindingFilter whose name/principal/host is None: upstream's C layer fails "
+        "with SystemError (a UnicodeDecodeError leak); ours raises TypeError naming the attribute"),
+    "admin::scenario_config_entry_synonyms_default": (
+        "upstream's ConfigEntry shares one mutable default synonyms dict between every entry made without "
+        "synonyms, so adding to one entry's synonyms changes all of them; ours gives each entry its own"),
+    "admin::scenario_c_value_pickles": (
+        "NewTopic, NewPartitions and Uuid can be pickled and copied here (by their constructor arguments); "
+        "upstream raises TypeError: cannot pickle"),
 }

@@ -73,7 +73,6 @@ def test_list_consumer_groups(admin: AdminClient, group_with_offsets: str) -> No
     g = listing[group_with_offsets]
     assert isinstance(g, ConsumerGroupListing) and g.is_simple_consumer_group is False
     assert isinstance(g.state, ConsumerGroupState)
-    assert group_with_offsets in repr(result)
 
 
 def test_list_consumer_groups_filtered_by_state(admin: AdminClient, group_with_offsets: str) -> None:
@@ -92,7 +91,6 @@ def test_describe_consumer_groups(admin: AdminClient, group_with_offsets: str) -
     assert desc.state in (ConsumerGroupState.EMPTY, ConsumerGroupState.UNKNOWN, ConsumerGroupState.DEAD)
     assert isinstance(desc.coordinator, Node)
     assert desc.authorized_operations is None
-    assert f"group_id='{group_with_offsets}'" in repr(desc)
 
 
 def test_describe_group_with_a_member(admin: AdminClient, topic: str, kafka_bootstrap: str) -> None:

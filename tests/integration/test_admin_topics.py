@@ -99,10 +99,10 @@ def test_describe_cluster(admin: AdminClient, kafka_bootstrap: str) -> None:
     assert result.nodes and all(isinstance(n, Node) for n in result.nodes)
     host, port = kafka_bootstrap.rsplit(":", 1)
     assert any(n.host == host and n.port == int(port) for n in result.nodes)
-    assert result.controller is None or result.controller in result.nodes
+    # Nodes are plain holders (identity equality, as upstream's): compare their fields.
+    assert result.controller is None or result.controller.id in {n.id for n in result.nodes}
     assert result.cluster_id
     assert result.authorized_operations is None
-    assert "DescribeClusterResult(cluster_id=" in repr(result)
 
 
 def test_describe_topics(admin: AdminClient, topic: str) -> None:
@@ -136,8 +136,10 @@ def test_incremental_alter_and_describe_configs(admin: AdminClient, topic: str) 
     assert entries["retention.ms"].value == "7200000"
     assert entries["cleanup.policy"].value == "compact"
     entry = entries["retention.ms"]
-    assert isinstance(entry, ConfigEntry) and isinstance(entry.source, ConfigSource)
-    assert "retention.ms" in repr(entry)
+    # The source is librdkafka's int, as upstream leaves it; ConfigSource(...) names it.
+    assert isinstance(entry, ConfigEntry) and isinstance(entry.source, int)
+    assert isinstance(ConfigSource(entry.source), ConfigSource)
+    assert repr(entry) == 'ConfigEntry(retention.ms="7200000")'
 
     delete = ConfigResource("topic", topic, incremental_configs=[
         ConfigEntry("cleanup.policy", None, incremental_operation=AlterConfigOpType.DELETE)])

@@ -155,18 +155,18 @@ class TestMetadataClasses:
         t = TopicMetadata()
         t.topic = "gone"
         t.error = cimpl.KafkaError(cimpl.KafkaError.UNKNOWN_TOPIC_OR_PART)
-        assert "UNKNOWN_TOPIC_OR_PART" in repr(t)
+        assert repr(t) == f"TopicMetadata(gone, 0 partitions, {t.error})"  # upstream's form
 
     def test_partition_defaults(self) -> None:
         p = PartitionMetadata()
         assert (p.id, p.leader, p.replicas, p.isrs, p.error) == (-1, -1, [], [], None)
         p.id, p.leader, p.replicas, p.isrs = 3, 1, [1, 2], [1]
         assert str(p) == "3"
-        assert "leader=1" in repr(p) and "[1, 2]" in repr(p)
+        assert repr(p) == "PartitionMetadata(3)"  # upstream's form
 
     def test_cluster_str_and_repr(self) -> None:
         md = ClusterMetadata()
         md.cluster_id = "abc"
         md.brokers = {1: BrokerMetadata()}
         assert str(md) == "abc"
-        assert "abc" in repr(md) and "1 brokers" in repr(md)
+        assert repr(md) == "ClusterMetadata(abc)"  # upstream's form

@@ -1,146 +1,144 @@
-"""Cluster metadata as returned by ``Producer.list_topics()`` and ``Consumer.list_topics()``.
+"""Cluster metadata (``list_topics()``) and group metadata (``list_groups()``).
 
-The C extension creates these objects with no arguments and then fills in their
-attributes, so every attribute has a harmless default and can be assigned.
+The C extension makes these with no arguments and then assigns their attributes.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from confluent_kafka.cimpl import KafkaError
+from ..cimpl import KafkaError
 
-__all__ = ["ClusterMetadata", "BrokerMetadata", "TopicMetadata", "PartitionMetadata"]
+__all__ = ["BrokerMetadata", "ClusterMetadata", "GroupMember", "GroupMetadata", "PartitionMetadata",
+           "TopicMetadata"]
 
 
 class ClusterMetadata:
-    """A snapshot of the cluster: its brokers and (some of) its topics.
-
-    Attributes:
-        cluster_id: The cluster id the broker reported, or None when unknown.
-        controller_id: Node id of the current controller broker, -1 when unknown.
-        brokers: Broker node id -> :class:`BrokerMetadata`.
-        topics: Topic name -> :class:`TopicMetadata`.
-        orig_broker_id: Node id of the broker that answered the metadata request.
-        orig_broker_name: Name (``host:port/id``) of the broker that answered.
-    """
-
-    cluster_id: Optional[str]
-    controller_id: int
-    brokers: Dict[int, "BrokerMetadata"]
-    topics: Dict[str, "TopicMetadata"]
-    orig_broker_id: int
-    orig_broker_name: Optional[str]
+    """The brokers and topics of the cluster, as ``list_topics()`` returns them."""
 
     def __init__(self) -> None:
-        self.cluster_id = None
+        self.cluster_id: Optional[str] = None
+        """The cluster id, or None when the broker does not say."""
         self.controller_id = -1
-        self.brokers = {}
-        self.topics = {}
+        """The controller's broker id, or -1."""
+        self.brokers: Dict[int, BrokerMetadata] = {}
+        """The brokers, by broker id."""
+        self.topics: Dict[str, TopicMetadata] = {}
+        """The topics, by name."""
         self.orig_broker_id = -1
-        self.orig_broker_name = None
+        """The id of the broker that answered."""
+        self.orig_broker_name: Optional[str] = None
+        """The name of the broker that answered."""
 
     def __repr__(self) -> str:
-        return (
-            f"ClusterMetadata(cluster_id={self.cluster_id!r}, controller_id={self.controller_id}, "
-            f"{len(self.brokers)} brokers, {len(self.topics)} topics)"
-        )
+        return f"ClusterMetadata({self.cluster_id})"
 
     def __str__(self) -> str:
         return str(self.cluster_id)
 
 
 class BrokerMetadata:
-    """One broker of the cluster.
-
-    Attributes:
-        id: The broker's node id (-1 when unset).
-        host: Host name or address clients connect to.
-        port: TCP port clients connect to (-1 when unset).
-    """
-
-    id: int
-    host: Optional[str]
-    port: int
+    """One broker of the cluster."""
 
     def __init__(self) -> None:
         self.id = -1
-        self.host = None
+        """The broker id."""
+        self.host: Optional[str] = None
+        """The host name."""
         self.port = -1
+        """The port."""
 
     def __repr__(self) -> str:
-        return f"BrokerMetadata(id={self.id}, host={self.host!r}, port={self.port})"
+        return f"BrokerMetadata({self.id}, {self.host}:{self.port})"
 
     def __str__(self) -> str:
         return f"{self.host}:{self.port}/{self.id}"
 
 
 class TopicMetadata:
-    """One topic and its partitions.
-
-    Attributes:
-        topic: The topic name.
-        partitions: Partition id -> :class:`PartitionMetadata`.
-        error: A ``KafkaError`` when the broker reported a topic-level problem
-            (for instance an unknown topic), else None.
-    """
-
-    topic: Optional[str]
-    partitions: Dict[int, "PartitionMetadata"]
-    error: Optional["KafkaError"]
+    """One topic and its partitions."""
 
     def __init__(self) -> None:
-        self.topic = None
-        self.partitions = {}
-        self.error = None
+        self.topic: Optional[str] = None
+        """The topic name."""
+        self.partitions: Dict[int, PartitionMetadata] = {}
+        """The partitions, by partition id."""
+        self.error: Optional[KafkaError] = None
+        """A ``KafkaError`` for the topic (an unknown topic, say), or None."""
 
     def __repr__(self) -> str:
-        text = f"TopicMetadata(topic={self.topic!r}, {len(self.partitions)} partitions"
         if self.error is not None:
-            text += f", error={self.error!r}"
-        return text + ")"
+            return f"TopicMetadata({self.topic}, {len(self.partitions)} partitions, {self.error})"
+        return f"TopicMetadata({self.topic}, {len(self.partitions)} partitions)"
 
     def __str__(self) -> str:
         return str(self.topic)
 
 
 class PartitionMetadata:
-    """One partition of a topic.
-
-    Attributes:
-        id: The partition id.
-        leader: Node id of the partition leader, -1 when there is none.
-        replicas: Node ids of all replicas.
-        isrs: Node ids of the in-sync replicas.
-        error: A ``KafkaError`` when the broker reported a partition-level
-            problem, else None.
-
-    Replica and ISR lists reflect what the broker put in its metadata response;
-    they may lag behind the real state of the cluster.
-    """
-
-    id: int
-    leader: int
-    replicas: List[int]
-    isrs: List[int]
-    error: Optional["KafkaError"]
+    """One partition of a topic. Its broker ids may briefly name brokers missing from
+    :attr:`ClusterMetadata.brokers`."""
 
     def __init__(self) -> None:
         self.id = -1
+        """The partition id."""
         self.leader = -1
-        self.replicas = []
-        self.isrs = []
-        self.error = None
+        """The leader's broker id, or -1."""
+        self.replicas: List[int] = []
+        """The broker ids of the replicas."""
+        self.isrs: List[int] = []
+        """The broker ids of the in-sync replicas."""
+        self.error: Optional[KafkaError] = None
+        """A ``KafkaError`` for the partition, or None."""
 
     def __repr__(self) -> str:
-        text = (
-            f"PartitionMetadata(id={self.id}, leader={self.leader}, "
-            f"replicas={self.replicas!r}, isrs={self.isrs!r}"
-        )
         if self.error is not None:
-            text += f", error={self.error!r}"
-        return text + ")"
+            return f"PartitionMetadata({self.id}, {self.error})"
+        return f"PartitionMetadata({self.id})"
+
+    def __str__(self) -> str:
+        return f"{self.id}"
+
+
+class GroupMember:
+    """One member of a group, as ``list_groups()`` reports it."""
+
+    def __init__(self) -> None:
+        self.id: Optional[str] = None
+        """The member id."""
+        self.client_id: Optional[str] = None
+        """The client id."""
+        self.client_host: Optional[str] = None
+        """The client's host."""
+        self.metadata: Optional[bytes] = None
+        """The member metadata (bytes; the format depends on the protocol type)."""
+        self.assignment: Optional[bytes] = None
+        """The member assignment (bytes; the format depends on the protocol type)."""
+
+
+class GroupMetadata:
+    """One group, as ``list_groups()`` reports it."""
+
+    def __init__(self) -> None:
+        self.broker: Any = None
+        """The broker that answered (:class:`BrokerMetadata`)."""
+        self.id: Optional[str] = None
+        """The group id."""
+        self.error: Optional[KafkaError] = None
+        """A ``KafkaError`` from the broker, or None."""
+        self.state: Optional[str] = None
+        """The group state."""
+        self.protocol_type: Optional[str] = None
+        """The protocol type."""
+        self.protocol: Optional[str] = None
+        """The protocol."""
+        self.members: List[GroupMember] = []
+        """The members (:class:`GroupMember`)."""
+
+    def __repr__(self) -> str:
+        if self.error is not None:
+            return f"GroupMetadata({self.id}, {self.error})"
+        return f"GroupMetadata({self.id})"
 
     def __str__(self) -> str:
         return str(self.id)

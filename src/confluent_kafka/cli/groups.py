@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Dict, List, Optional
 
+from .. import KafkaException
 from ..admin import ConsumerGroupTopicPartitions
 from ..cimpl import Consumer, TopicPartition
 from ._admin import admin_client, error_text, print_json, print_lines, settle
@@ -46,12 +47,12 @@ def run_list(args: argparse.Namespace) -> int:
     console = console_for(args)
     with admin_client(args, find_cluster(args, "groups list")) as admin:
         result = admin.list_consumer_groups(request_timeout=args.timeout).result(args.timeout + 5)
-    for exc in result.errors:
-        console.error(error_text(exc))
-    groups = sorted(result.valid, key=lambda g: g.group_id)
-    rows = [{"group": g.group_id, "state": g.state.name if g.state is not None else None,
-             "type": g.type.name if g.type is not None else None, "simple": g.is_simple_consumer_group}
-            for g in groups]
+    for err in result.errors or []:
+        console.error(error_text(KafkaException(err)))
+    groups = sorted(result.valid or [], key=lambda g: g.group_id)
+    rows = [{"group": g.group_id, "state": g.state.name if getattr(g, "state", None) is not None else None,
+             "type": g.type.name if getattr(g, "type", None) is not None else None,
+             "simple": g.is_simple_consumer_group} for g in groups]
     if args.json:
         print_json(rows)
     else:

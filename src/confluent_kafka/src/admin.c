@@ -186,6 +186,15 @@ static int usable(AdminObject *self) {
     return cfl_handle_check(&self->h);
 }
 
+/* The calls upstream serves from its generic handle code say "Handle has been closed". */
+static int handle_open(AdminObject *self) {
+    if (self->h.rk == NULL && self->h.closed) {
+        PyErr_SetString(PyExc_RuntimeError, "Handle has been closed");
+        return -1;
+    }
+    return 0;
+}
+
 /* A list or tuple as a new tuple (the items then stay alive while we point into them). */
 static PyObject *as_tuple(PyObject *seq, const char *what) {
     if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
@@ -271,24 +280,6 @@ static int32_t *broker_ids(PyObject *seq, size_t *cnt) {
     return ids;
 }
 
-/* Seconds (int/float >= 0) as milliseconds. */
-static int seconds_ms(PyObject *o, const char *what, int *ms) {
-    if (PyBool_Check(o) || (!PyLong_Check(o) && !PyFloat_Check(o))) {
-        PyErr_Format(PyExc_TypeError, "%s must be a number of seconds, not %.100s", what, Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    double s = PyFloat_AsDouble(o);
-    if (s == -1.0 && PyErr_Occurred())
-        return -1;
-    if (isnan(s) || s < 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be >= 0 seconds, got %R", what, o);
-        return -1;
-    }
-    double v = ceil(s * 1000.0);
-    *ms = v > (double)(INT_MAX - 1) ? INT_MAX - 1 : (int)v;
-    return 0;
-}
-
 static int opt_error(rd_kafka_error_t *error) {
     if (error == NULL)
         return 0;
@@ -349,11 +340,16 @@ static rd_kafka_AdminOptions_t *admin_options(AdminObject *self, rd_kafka_admin_
             continue; /* the default */
         int ms, b;
         rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
-        if (!strcmp(key, "request_timeout") || !strcmp(key, "operation_timeout")) {
-            if (seconds_ms(v, key, &ms) < 0)
+        if (!strcmp(key, "request_timeout") || !strcmp(key, "operation_timeout") || !strcmp(key, "broker")) {
+            /* Milliseconds (a broker id for "broker"); librdkafka checks the range. */
+            if (int_of(v, key, INT_MIN, INT_MAX, &ms) < 0)
                 goto fail;
-            err = key[0] == 'r' ? rd_kafka_AdminOptions_set_request_timeout(o, ms, errstr, sizeof(errstr))
-                                : rd_kafka_AdminOptions_set_operation_timeout(o, ms, errstr, sizeof(errstr));
+            if (key[0] == 'r')
+                err = rd_kafka_AdminOptions_set_request_timeout(o, ms, errstr, sizeof(errstr));
+            else if (key[0] == 'o')
+                err = rd_kafka_AdminOptions_set_operation_timeout(o, ms, errstr, sizeof(errstr));
+            else
+                err = rd_kafka_AdminOptions_set_broker(o, ms, errstr, sizeof(errstr));
         } else if (!strcmp(key, "validate_only") || !strcmp(key, "require_stable") ||
                    !strcmp(key, "include_authorized_operations")) {
             if (!PyBool_Check(v)) {
@@ -394,7 +390,7 @@ static rd_kafka_AdminOptions_t *admin_options(AdminObject *self, rd_kafka_admin_
             goto fail;
         }
         if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-            PyErr_Format(PyExc_ValueError, "%s: %s", key, errstr);
+            PyErr_SetString(PyExc_ValueError, errstr);
             goto fail;
         }
     }
@@ -453,7 +449,7 @@ static int set_assignment(PyObject *assignment, const char *name, replicas_fn se
         int32_t *ids = broker_ids(PyTuple_GET_ITEM(t, i), &cnt);
         if (ids == NULL || set(obj, (int32_t)i, ids, cnt, errstr, sizeof(errstr))) {
             if (ids != NULL)
-                PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
+                PyErr_SetString(PyExc_ValueError, errstr);
             Py_CLEAR(t);
         }
         PyMem_Free(ids);
@@ -475,7 +471,7 @@ static rd_kafka_NewTopic_t *new_topic_of(PyObject *spec) {
     char errstr[512];
     rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new(name, parts, rf, errstr, sizeof(errstr));
     if (nt == NULL) {
-        PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
+        PyErr_Format(PyExc_ValueError, "Invalid NewTopic(%s): %s", name, errstr);
         return NULL;
     }
     if (assignment != Py_None && set_assignment(assignment, name, set_topic_replicas, nt) < 0) {
@@ -579,13 +575,12 @@ static rd_kafka_NewPartitions_t *new_partitions_of(PyObject *spec) {
                           &assignment))
         return NULL;
     char errstr[512];
-    if (total < 1) {
-        PyErr_Format(PyExc_ValueError, "topic %s: new_total_count must be >= 1, got %d", name, total);
-        return NULL;
-    }
-    rd_kafka_NewPartitions_t *np = rd_kafka_NewPartitions_new(name, (size_t)total, errstr, sizeof(errstr));
+    rd_kafka_NewPartitions_t *np =
+        total < 1 ? NULL : rd_kafka_NewPartitions_new(name, (size_t)total, errstr, sizeof(errstr));
     if (np == NULL) {
-        PyErr_Format(PyExc_ValueError, "topic %s: %s", name, errstr);
+        if (total < 1)
+            snprintf(errstr, sizeof(errstr), "new_total_cnt out of expected range 1..100000");
+        PyErr_Format(PyExc_ValueError, "Invalid NewPartitions(%s): %s", name, errstr);
         return NULL;
     }
     if (assignment != Py_None && set_assignment(assignment, name, set_partition_replicas, np) < 0) {
@@ -640,13 +635,9 @@ static rd_kafka_ConfigResource_t *config_resource_of(PyObject *spec, enum config
                              : !PyArg_ParseTuple(spec, "isO:config resource (restype, name, configs)", &restype,
                                                  &name, &entries))
         return NULL;
-    if (restype <= RD_KAFKA_RESOURCE_ANY || restype >= RD_KAFKA_RESOURCE__CNT) {
-        PyErr_Format(PyExc_ValueError, "invalid resource type %d", restype);
-        return NULL;
-    }
     rd_kafka_ConfigResource_t *r = rd_kafka_ConfigResource_new((rd_kafka_ResourceType_t)restype, name);
     if (r == NULL) {
-        PyErr_Format(PyExc_ValueError, "invalid config resource %R", spec);
+        PyErr_Format(PyExc_ValueError, "Invalid ConfigResource(%d,%s)", restype, name);
         return NULL;
     }
     if (kind == CFG_ALTER) {
@@ -1130,7 +1121,7 @@ static PyObject *Admin_list_groups(AdminObject *self, PyObject *args, PyObject *
     const char *g = NULL;
     if (group != Py_None && (g = str_arg(group, "group", 1)) == NULL)
         return NULL;
-    if (usable(self) < 0)
+    if (handle_open(self) < 0 || usable(self) < 0)
         return NULL;
     cfl_state *st = self->h.st;
     const struct rd_kafka_group_list *gl = NULL;
@@ -1138,8 +1129,11 @@ static PyObject *Admin_list_groups(AdminObject *self, PyObject *args, PyObject *
     Py_INCREF(group); /* keeps g valid while the GIL is released */
     CFL_BLOCKING(&self->h, err = rd_kafka_list_groups(self->h.rk, g, &gl, timeout_ms));
     Py_DECREF(group);
-    if (err)
-        return cfl_raise(st, err, NULL);
+    if (err) {
+        char reason[512];
+        snprintf(reason, sizeof(reason), "Failed to list groups: %s", rd_kafka_err2str(err));
+        return cfl_raise(st, err, reason);
+    }
     PyObject *list = PyList_New(gl->group_cnt);
     for (int i = 0; list != NULL && i < gl->group_cnt; i++) {
         const struct rd_kafka_group_info *gi = &gl->groups[i];
@@ -1166,6 +1160,75 @@ static PyObject *Admin_list_groups(AdminObject *self, PyObject *args, PyObject *
     return list;
 }
 
+static PyObject *Admin_list_topics(AdminObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"topic", "timeout", NULL};
+    const char *topic = NULL;
+    float timeout = -1.0f;
+    /* Upstream's parser (its messages, and no None timeout), then the shared code. */
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|zf", kwlist, &topic, &timeout) || handle_open(self) < 0)
+        return NULL;
+    return cfl_list_topics(&self->h, args, kwargs);
+}
+
+static PyObject *Admin_set_sasl_credentials(AdminObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"username", "password", NULL};
+    const char *user, *password;
+    /* Upstream's parser messages ("argument 1 must be str, not None"), then the shared code. */
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss", kwlist, &user, &password) || handle_open(self) < 0)
+        return NULL;
+    return cfl_handle_set_sasl_credentials(&self->h, args, kwargs);
+}
+
+/* cluster_id(timeout=-1): the cluster id, waiting up to timeout seconds (negative: no limit)
+ * for the broker metadata that carries it. */
+static PyObject *Admin_cluster_id(AdminObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"timeout", NULL};
+    float timeout = -1.0f;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|f", kwlist, &timeout) || handle_open(self) < 0 ||
+        usable(self) < 0)
+        return NULL;
+    cfl_state *st = self->h.st;
+    double ms = (timeout < 0 || isnan(timeout)) ? -1.0 : ceil((double)timeout * 1000.0);
+    double left = ms;
+    char *id = NULL;
+    /* Waits in slices so that Ctrl-C still interrupts a long (or unlimited) wait. */
+    for (;;) {
+        int slice = left < 0 || left > 200 ? 200 : (int)left;
+        CFL_BLOCKING(&self->h, id = rd_kafka_clusterid(self->h.rk, slice));
+        if (id != NULL)
+            break;
+        if (left >= 0 && (left -= slice) <= 0)
+            break;
+        if (PyErr_CheckSignals() < 0)
+            return NULL;
+    }
+    if (id == NULL)
+        return cfl_raise(st, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                         "Failed to retrieve cluster id: Local: Timed out. The broker must support KIP-78 "
+                         "(>= 0.10.1) for the cluster id to be available.");
+    PyObject *r = PyUnicode_FromString(id);
+    rd_kafka_mem_free(self->h.rk, id);
+    return r;
+}
+
+/* len(): requests and messages waiting in librdkafka's queues (0 once closed). */
+static Py_ssize_t Admin_len(AdminObject *self) {
+    if (self->h.rk == NULL)
+        return 0;
+    return (Py_ssize_t)rd_kafka_outq_len(self->h.rk);
+}
+
+/* _check_open(): RuntimeError when closed, as a request would raise (the Python layer checks its
+ * arguments first, then this, then the option ranges: upstream's order). */
+static PyObject *Admin_check_open(AdminObject *self, PyObject *unused) {
+    if (usable(self) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* __enter__ returns the client, open or closed (upstream's behaviour). */
+static PyObject *Admin_enter(AdminObject *self, PyObject *unused) { return Py_NewRef((PyObject *)self); }
+
 static int poll_step(Handle *h, int slice_ms, void *ctx) {
     int n = rd_kafka_poll(h->rk, slice_ms);
     *(int *)ctx += n;
@@ -1173,12 +1236,13 @@ static int poll_step(Handle *h, int slice_ms, void *ctx) {
 }
 
 static PyObject *Admin_poll(AdminObject *self, PyObject *args, PyObject *kwargs) {
+    /* Upstream's parser: a required real number of seconds (negative: no limit), never None. */
     static char *kwlist[] = {"timeout", NULL};
-    PyObject *t = NULL;
-    int timeout_ms;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:poll", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0 ||
-        usable(self) < 0)
+    float timeout = -1.0f;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "f", kwlist, &timeout) || usable(self) < 0)
         return NULL;
+    int timeout_ms = (timeout < 0 || isnan(timeout)) ? -1 : (timeout * 1000.0 >= (double)(INT_MAX - 1) ? INT_MAX - 1
+                                                                                   : (int)ceil(timeout * 1000.0));
     int ops = 0;
     Py_ssize_t served = 0;
     if (cfl_serve(&self->h, timeout_ms, poll_step, &ops, &served) < 0)
@@ -1259,7 +1323,7 @@ static PyObject *Admin_exit(AdminObject *self, PyObject *args) {
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    Py_RETURN_FALSE;
+    Py_RETURN_NONE;
 }
 
 /* Results are delivered to admin_event_cb on librdkafka's background thread; the handle is the
@@ -1389,13 +1453,25 @@ static PyMethodDef Admin_methods[] = {
     {"_list_groups", (PyCFunction)(void (*)(void))Admin_list_groups, METH_VARARGS | METH_KEYWORDS,
      "_list_groups(group=None, timeout=-1) -> list of tuples\n\nThe groups the brokers know (classic API)."},
     {"poll", (PyCFunction)(void (*)(void))Admin_poll, METH_VARARGS | METH_KEYWORDS,
-     "poll(timeout=-1) -> int\n\nServe error_cb, stats_cb, throttle_cb and logger callbacks. Admin results do "
+     "poll(timeout) -> int\n\nServe error_cb, stats_cb, throttle_cb and logger callbacks. Admin results do "
      "not need it: they arrive on librdkafka's background thread."},
     {"close", (PyCFunction)Admin_close, METH_NOARGS,
      "close() -> True\n\nRelease the client. Futures still pending fail with KafkaException(_DESTROY). "
      "Idempotent."},
     {"__exit__", (PyCFunction)Admin_exit, METH_VARARGS, NULL},
-    CFL_HANDLE_METHODS,
+    {"__enter__", (PyCFunction)Admin_enter, METH_NOARGS, NULL},
+    {"_check_open", (PyCFunction)Admin_check_open, METH_NOARGS,
+     "_check_open($self, /)\n--\n\nRaise RuntimeError if the client is closed."},
+    {"list_topics", (PyCFunction)(void (*)(void))Admin_list_topics, METH_VARARGS | METH_KEYWORDS,
+     "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, topics and "
+     "partitions (one topic if given)."},
+    {"set_sasl_credentials", (PyCFunction)(void (*)(void))Admin_set_sasl_credentials, METH_VARARGS | METH_KEYWORDS,
+     "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM credentials used on "
+     "the next authentication."},
+    {"cluster_id", (PyCFunction)(void (*)(void))Admin_cluster_id, METH_VARARGS | METH_KEYWORDS,
+     "cluster_id($self, /, timeout=-1)\n--\n\nReturns str: the cluster id, waiting up to timeout seconds "
+     "(negative: no limit). Raises KafkaException(_TIMED_OUT) when it is not known in time."},
+    {"__reduce__", (PyCFunction)cfl_handle_reduce, METH_NOARGS, NULL},
     {NULL},
 };
 
@@ -1415,6 +1491,7 @@ static PyType_Slot Admin_slots[] = {
     {Py_tp_clear, Admin_clear},
     {Py_tp_methods, Admin_methods},
     {Py_tp_members, Admin_members},
+    {Py_sq_length, Admin_len},
     {0, NULL},
 };
 
@@ -1426,6 +1503,8 @@ static PyType_Spec Admin_spec = {
 };
 
 int cfl_admin_init_type(PyObject *module, cfl_state *st) {
+    if (cfl_admin_types_init(module) < 0)
+        return -1;
     st->AdminClientImplType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Admin_spec, NULL);
     if (st->AdminClientImplType == NULL)
         return -1;

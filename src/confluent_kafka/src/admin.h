@@ -21,6 +21,27 @@ typedef struct {
 
 int cfl_admin_init_type(PyObject *module, cfl_state *st);
 
+/* admin_types.c: NewTopic, NewPartitions (optional attributes are NULL until given) and Uuid. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *topic; /* str */
+    int num_partitions;
+    int replication_factor;
+    PyObject *replica_assignment; /* NULL: not given */
+    PyObject *config;             /* NULL: not given */
+} NewTopicObject;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *topic; /* str */
+    int new_total_count;
+    PyObject *replica_assignment; /* NULL: not given */
+} NewPartitionsObject;
+
+/* Add NewTopic, NewPartitions, Uuid and the admin int constants (ACL_*, RESOURCE_*, ...) to the
+ * module. */
+int cfl_admin_types_init(PyObject *module);
+
 /* The Python value a successful admin result event resolves its future with (see the table in
  * admin_results.c). GIL held. New reference, or NULL with an exception set. */
 PyObject *cfl_admin_result(cfl_state *st, rd_kafka_event_t *rkev);
