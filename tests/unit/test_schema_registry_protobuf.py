@@ -182,6 +182,7 @@ def test_configuration_is_checked(side: Side) -> None:
         side.serializer(conf={"reference.subject.name.strategy": "x"})
     with pytest.raises(ValueError, match="Unrecognized properties: validate"):
         side.serializer(conf={"validate": True})
+    side.deserializer(conf={"validate": True})  # upstream's Protobuf deserializer ignores unknown keys
     with pytest.raises(AttributeError, match="needs a Protobuf message class"):
         side.serializer(dict)
     with pytest.raises(NotImplementedError, match="rule registries"):

@@ -321,8 +321,8 @@ class JsonSerializerSteps(JsonSteps):
             self._schema_id = schema_id
         elif subject is not None and subject not in self._known_subjects:
             if self._schema is None:
-                raise SerializationError("the serializer has no schema: pass one, or set use.latest.version or "
-                                         "use.schema.id")
+                raise SerializationError(f"{_where(ctx)}the serializer has no schema to register: pass one, or set "
+                                         "use.latest.version or use.schema.id")
             call = "register_schema_full_response" if self._conf.auto_register else "lookup_schema"
             registered = yield from registry_call(call, subject, self._schema,
                                                   normalize_schemas=self._conf.normalize_schemas)

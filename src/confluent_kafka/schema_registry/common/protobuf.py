@@ -484,8 +484,14 @@ class ProtobufDeserializerSteps(ProtobufSteps):
 
     def _init(self, message_type: Any, conf: Optional[Dict[str, Any]], defaults: Dict[str, Any]) -> None:
         self._parsed_schemas = ParsedSchemaCache()
-        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._deprecated_format)
+        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._deserializer_keys)
         self._msg_class = message_factory.GetMessageClass(_message_class(message_type, "ProtobufDeserializer"))
+
+    def _deserializer_keys(self, conf: Dict[str, Any]) -> None:
+        self._deprecated_format(conf)
+        # Upstream's Protobuf deserializer ignores keys it does not know (its other serdes
+        # refuse them); kept, so configurations that work there work here.
+        conf.clear()
 
     def _deserialize_op(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
         if data is None:
