@@ -249,3 +249,30 @@ def crossed_json_bytes(given: Any) -> Any:
     de = _de(sr)
     return {side: [outcome(de, base64.b64decode(d["bytes"]), _ctx()) for d in dumped]
             for side, dumped in given.items()}
+
+
+def _params(fn: Any) -> Any:
+    import inspect
+
+    try:
+        return [[p.name, p.kind.name, p.default is inspect.Parameter.empty or repr(p.default)]
+                for p in inspect.signature(fn).parameters.values()]
+    except (TypeError, ValueError) as exc:
+        return {"no signature": type(exc).__name__}
+
+
+def scenario_json_signatures() -> Any:
+    from confluent_kafka.schema_registry import json_schema as m
+    from confluent_kafka.schema_registry.common import json_schema as c
+
+    names = ["JSONSerializer", "JSONDeserializer", "AsyncJSONSerializer", "AsyncJSONDeserializer"]
+    out: Any = {n: [_params(getattr(m, n).__init__), _params(getattr(m, n).__call__)] for n in names}
+    for n in ["_resolve_named_schema", "_json_dumps", "_json_loads", "_retrieve_via_httpx", "get_inline_tags"]:
+        out[n] = _params(getattr(m, n))
+    for n in ["_guard_external_uri", "_is_blocked_ip", "_disjoint"]:
+        out["common." + n] = _params(getattr(c, n))
+    out["blocked"] = outcome(lambda: [c._is_blocked_ip(__import__("ipaddress").ip_address(a))
+                                      for a in ("127.0.0.1", "10.1.2.3", "8.8.8.8", "::ffff:127.0.0.1", "::1")])
+    out["bases"] = outcome(lambda: [issubclass(m.JSONSerializer, __import__(
+        "confluent_kafka.serialization", fromlist=["Serializer"]).Serializer)])
+    return out

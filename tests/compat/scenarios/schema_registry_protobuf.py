@@ -304,3 +304,30 @@ def crossed_protobuf_bytes(given: Any) -> Any:
     return {side: [_shown(_de(sr, _types()[name]), base64.b64decode(d["bytes"]), _ctx())
                    for name, d in zip(names, dumped)]
             for side, dumped in given.items()}
+
+
+def _params(fn: Any) -> Any:
+    import inspect
+
+    try:
+        return [[p.name, p.kind.name, p.default is inspect.Parameter.empty or repr(p.default)]
+                for p in inspect.signature(fn).parameters.values()]
+    except (TypeError, ValueError) as exc:
+        return {"no signature": type(exc).__name__}
+
+
+def scenario_protobuf_signatures() -> Any:
+    from confluent_kafka.schema_registry import protobuf as m
+    from confluent_kafka.schema_registry.confluent.type import decimal_utils
+
+    names = ["ProtobufSerializer", "ProtobufDeserializer", "AsyncProtobufSerializer", "AsyncProtobufDeserializer"]
+    out: Any = {n: [_params(getattr(m, n).__init__), _params(getattr(m, n).__call__)] for n in names}
+    for n in ["_resolve_named_schema", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto",
+              "_init_pool", "is_map_field", "get_inline_tags", "_is_builtin", "decimal_to_protobuf",
+              "protobuf_to_decimal", "_bytes", "_is_repeated"]:
+        out[n] = _params(getattr(m, n))
+    for n in ["from_proto_decimal", "to_proto_decimal", "unscaled_to_bytes"]:
+        out["decimal_utils." + n] = _params(getattr(decimal_utils, n))
+    out["bases"] = outcome(lambda: [issubclass(m.ProtobufDeserializer, __import__(
+        "confluent_kafka.serialization", fromlist=["Deserializer"]).Deserializer)])
+    return out

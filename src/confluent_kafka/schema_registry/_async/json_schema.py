@@ -88,7 +88,7 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
         self._registry = schema_registry_client
         await self._run(self._init_op(schema_str, from_dict, conf, self._default_conf, json_decode))
 
-    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:  # type: ignore[override]
+    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes (see the synchronous deserializer).
 
         :param data: the bytes; None gives None.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Set
 
-from google.protobuf.descriptor_pool import DescriptorPool
+from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext
 from .._sync.json_schema import _no_rules
@@ -86,7 +86,7 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
         self._registry = schema_registry_client
         self._init(message_type, conf, self._default_conf)
 
-    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:  # type: ignore[override]
+    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Protobuf bytes (see the synchronous deserializer).
 
         :param data: the bytes; None gives None.

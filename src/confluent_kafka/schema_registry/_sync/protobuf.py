@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Set
 
-from google.protobuf.descriptor_pool import DescriptorPool
+from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext
 from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, reference_subject_name_strategy

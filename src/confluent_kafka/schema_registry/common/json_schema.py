@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 import referencing
 import referencing.jsonschema
 from cachetools import LRUCache
-from jsonschema import ValidationError
-from jsonschema.validators import validator_for
+from jsonschema import ValidationError  # type: ignore[import-untyped,unused-ignore]
+from jsonschema.validators import validator_for  # type: ignore[import-untyped,unused-ignore]
 from referencing import Registry, Resource
 
 from ...serialization import SerializationContext, SerializationError
@@ -58,7 +58,7 @@ DEFAULT_SPEC = referencing.jsonschema.DRAFT7
 # The JSON codec: orjson when it is installed (the ``json-fast`` extra), else the standard
 # library writing the same bytes (compact separators, non-ASCII kept), as upstream does.
 try:
-    import orjson
+    import orjson  # type: ignore[import-not-found,unused-ignore]
 
     _HAS_ORJSON = True
 
@@ -66,7 +66,8 @@ try:
         return orjson.loads(data)
 
     def _json_dumps(obj: Any) -> str:
-        return orjson.dumps(obj).decode("utf-8")
+        text: str = orjson.dumps(obj).decode("utf-8")
+        return text
 
 except Exception as _orjson_error:  # noqa: BLE001 - an orjson that fails to load is not used
     if not isinstance(_orjson_error, ImportError):
@@ -93,7 +94,23 @@ class _ContextStringIO(BytesIO):
 # -- remote $refs ----------------------------------------------------------------------------------
 
 
-def _refuse_private_host(uri: str) -> None:
+def _is_blocked_ip(ip: Any) -> bool:
+    """Whether an address is not a public one (loopback, private, link-local, reserved...),
+    an IPv4-mapped IPv6 address judged as its IPv4 address.
+
+    :param ip: an :mod:`ipaddress` address.
+    :returns: True when schemas must not be fetched from it.
+    """
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return not (mapped or ip).is_global
+
+
+def _guard_external_uri(uri: str) -> None:
+    """Refuse a ``$ref`` URI that is not http(s) or whose host resolves to a non-public address.
+
+    :param uri: the URI.
+    :raises ValueError: when it is refused.
+    """
     parts = urlsplit(uri)
     if parts.scheme not in ("http", "https"):
         raise ValueError(f"Refusing to retrieve schema from non-HTTP(S) URI: {uri}")
@@ -104,13 +121,11 @@ def _refuse_private_host(uri: str) -> None:
     except socket.gaierror as exc:
         raise ValueError(f"Could not resolve schema URI host {parts.hostname}: {exc}") from exc
     for address in addresses:
-        ip: Any = ipaddress.ip_address(address[4][0])
-        ip = getattr(ip, "ipv4_mapped", None) or ip
-        if not ip.is_global:
+        if _is_blocked_ip(ipaddress.ip_address(address[4][0])):
             raise ValueError(f"Refusing to retrieve schema from non-public address: {uri}")
 
 
-def _retrieve_via_httpx(uri: str) -> Resource:  # type: ignore[type-arg]
+def _retrieve_via_httpx(uri: str) -> Resource:
     """Fetch a schema named by a ``$ref`` URI that no reference resolves (public hosts only).
 
     :param uri: the URI.
@@ -119,16 +134,16 @@ def _retrieve_via_httpx(uri: str) -> Resource:  # type: ignore[type-arg]
     """
     from ._httpx_compat import httpx
 
-    _refuse_private_host(uri)
+    _guard_external_uri(uri)
     response = httpx.get(uri, follow_redirects=False)
     return Resource.from_contents(response.json(), default_specification=DEFAULT_SPEC)
 
 
-def _empty_registry() -> Registry:  # type: ignore[type-arg]
+def _empty_registry() -> Registry:
     return Registry(retrieve=_retrieve_via_httpx)  # type: ignore[call-arg]
 
 
-def resolve_named_schemas_op(schema: Schema, ref_registry: Optional[Registry] = None) -> SerdeOp:  # type: ignore[type-arg]
+def resolve_named_schemas_op(schema: Schema, ref_registry: Optional[Registry] = None) -> SerdeOp:
     """The schemas ``schema`` references (recursively), fetched from the registry and named as
     the references name them, so that ``$ref`` finds them.
 
@@ -247,7 +262,7 @@ class JsonSteps(SerdeBase):
         self._parsed_schemas.set(schema, parsed)
         return parsed
 
-    def _validator(self, schema: Schema, parsed: Any, ref_registry: Registry) -> Any:  # type: ignore[type-arg]
+    def _validator(self, schema: Schema, parsed: Any, ref_registry: Registry) -> Any:
         with self._validators_lock:
             found = self._validators.get(schema)
         if found is not None:
@@ -259,7 +274,7 @@ class JsonSteps(SerdeBase):
             self._validators[schema] = made
         return made
 
-    def _check(self, value: Any, schema: Schema, parsed: Any, ref_registry: Registry,  # type: ignore[type-arg]
+    def _check(self, value: Any, schema: Schema, parsed: Any, ref_registry: Registry,
                ctx: Optional[SerializationContext], schema_id: Optional[SchemaId]) -> None:
         validator = self._validator(schema, parsed, ref_registry)
         try:

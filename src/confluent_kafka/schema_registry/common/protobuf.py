@@ -20,8 +20,8 @@ import threading
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_HALF_UP, Context, Decimal
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
-from google.protobuf import __version__ as _protobuf_version
-from google.protobuf import (
+from google.protobuf import __version__ as _protobuf_version  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf import (  # type: ignore[import-untyped,unused-ignore]
     any_pb2,
     api_pb2,
     descriptor_pb2,
@@ -35,9 +35,9 @@ from google.protobuf import (
     type_pb2,
     wrappers_pb2,
 )
-from google.protobuf.descriptor import Descriptor, FieldDescriptor, FileDescriptor
-from google.protobuf.descriptor_pool import DescriptorPool
-from google.protobuf.message import DecodeError
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, FileDescriptor  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext, SerializationError
 from ..confluent import meta_pb2
@@ -173,7 +173,7 @@ _WELL_KNOWN_MODULES: List[Any] = [
 
 
 def _google_type_modules() -> List[Any]:
-    from google.type import (
+    from google.type import (  # type: ignore[import-untyped,unused-ignore]
         calendar_period_pb2,
         color_pb2,
         date_pb2,

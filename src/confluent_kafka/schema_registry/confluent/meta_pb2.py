@@ -5,7 +5,7 @@ through the ``(confluent.file_meta)`` ... ``(confluent.enum_value_meta)`` option
 
 from __future__ import annotations
 
-from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2  # noqa: F401 - a dependency
+from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2  # type: ignore[import-untyped,unused-ignore]  # noqa: F401,E501
 
 from ._descriptors import add_to_default_pool, field, message, message_classes
 

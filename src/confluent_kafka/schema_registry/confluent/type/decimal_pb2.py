@@ -4,7 +4,7 @@ as its unscaled value (big-endian two's-complement bytes), precision and scale. 
 
 from __future__ import annotations
 
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2  # type: ignore[import-untyped,unused-ignore]
 
 from .._descriptors import add_to_default_pool, field, message, message_classes
 

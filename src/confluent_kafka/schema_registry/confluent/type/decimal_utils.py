@@ -15,7 +15,7 @@ __all__ = ["from_proto_decimal", "to_proto_decimal", "unscaled_to_bytes"]
 _EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
 
-def from_proto_decimal(msg: "decimal_pb2.Decimal") -> Decimal:  # type: ignore[name-defined]
+def from_proto_decimal(msg: "decimal_pb2.Decimal") -> Decimal:
     """The :class:`~decimal.Decimal` a ``confluent.type.Decimal`` holds (its precision is not
     applied: writers set it to the unscaled value's own digit count).
 
@@ -26,7 +26,7 @@ def from_proto_decimal(msg: "decimal_pb2.Decimal") -> Decimal:  # type: ignore[n
     return Decimal(unscaled).scaleb(-int(msg.scale), context=_EXACT)
 
 
-def to_proto_decimal(d: Decimal) -> "decimal_pb2.Decimal":  # type: ignore[name-defined]
+def to_proto_decimal(d: Decimal) -> "decimal_pb2.Decimal":
     """A ``confluent.type.Decimal`` holding ``d`` exactly, at ``d``'s own scale.
 
     :param d: a finite decimal.
@@ -39,7 +39,7 @@ def to_proto_decimal(d: Decimal) -> "decimal_pb2.Decimal":  # type: ignore[name-
     unscaled = 0
     for digit in digits:
         unscaled = unscaled * 10 + digit
-    return decimal_pb2.Decimal(value=unscaled_to_bytes(-unscaled if sign else unscaled),  # type: ignore[attr-defined]
+    return decimal_pb2.Decimal(value=unscaled_to_bytes(-unscaled if sign else unscaled),
                                precision=len(digits), scale=-exponent)
 
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2  # type: ignore[import-untyped,unused-ignore]
 
 from ..type import decimal_pb2 as confluent_dot_type_dot_decimal__pb2
 from .._descriptors import add_to_default_pool
