@@ -230,6 +230,9 @@ def test_bad_payloads_are_named(side: Side) -> None:
             as truncated:
         de(good[:-1])
     assert isinstance(truncated.value, json.JSONDecodeError) and truncated.value.pos == len(good) - 6
+    copied = pickle.loads(pickle.dumps(truncated.value))
+    assert (type(copied), str(copied), copied.pos) == (type(truncated.value), str(truncated.value), len(good) - 6)
+    assert str(pickle.loads(pickle.dumps(short.value))) == str(short.value)
 
 
 def test_a_failing_record_produces_nothing() -> None:

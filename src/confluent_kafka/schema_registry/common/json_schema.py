@@ -228,12 +228,16 @@ class SerializationJSONDecodeError(SerializationError, json.JSONDecodeError):
 
     def __init__(self, message: str, cause: Optional[json.JSONDecodeError] = None) -> None:
         SerializationError.__init__(self, message)
-        if cause is not None:
-            self.msg, self.doc, self.pos = cause.msg, cause.doc, cause.pos
-            self.lineno, self.colno = cause.lineno, cause.colno
+        if cause is None:
+            cause = json.JSONDecodeError(message, "", 0)
+        self.msg, self.doc, self.pos = cause.msg, cause.doc, cause.pos
+        self.lineno, self.colno = cause.lineno, cause.colno
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.args[0], json.JSONDecodeError(self.msg, self.doc, self.pos)))
 
 
 class JsonSteps(SerdeBase):
