@@ -13,6 +13,21 @@ DIFFERENCES: dict[str, str] = {
         "which topic/field, schema and id failed and why. Each is also an instance of what upstream "
         "raises there (TypeError/ValueError/EOFError from fastavro, SchemaRegistryError), so code "
         "catching upstream's types keeps working. Pinned by tests/unit/test_schema_registry_avro.py."),
+    "schema_registry_json::scenario_json_bad_input": (
+        "A JSON record that fails its schema raises a SerializationError naming the topic/field, the schema's "
+        "title and id, and the JSON path of the failing value ($.tags[1]) besides jsonschema's message (upstream: "
+        "the message alone). A payload with a bad or short framing, an unknown writer schema id, or that is not "
+        "JSON, and a record json cannot encode, raise a SerializationError saying what failed that is also what "
+        "upstream raises there (struct.error, SchemaRegistryError, json.JSONDecodeError, TypeError). A serializer "
+        "made without a schema refuses to register None (upstream's mock registers it and frames the record). "
+        "Pinned by tests/unit/test_schema_registry_json.py."),
+    "schema_registry_protobuf::scenario_protobuf_bad_input": (
+        "A message of the wrong type, a payload with a bad or short framing or cut message indexes, an unknown "
+        "writer schema id, a message index the writer schema does not have, or bytes that do not decode raise a "
+        "SerializationError naming the topic/field, the message type, the schema id and what failed; each is also "
+        "what upstream raises there (ValueError, struct.error, EOFError, SchemaRegistryError). Serializing "
+        "without a SerializationContext (so no subject and no schema id) raises a SerializationError saying so "
+        "(upstream: AttributeError on None). Pinned by tests/unit/test_schema_registry_protobuf.py."),
     "schema_registry::scenario_mock_calls_upstream_leaves_to_http": (
         "The mock:// client answers every call the way a registry does (compatibility level, config, "
         "modes, schema types, contexts) instead of sending it to a mock:// URL that httpx cannot "

@@ -15,18 +15,19 @@ from fastavro import repository
 from fastavro.schema import load_schema
 
 from ...serialization import SerializationContext, SerializationError
-from ..error import SchemaRegistryError
 from .schema_registry_client import Schema
 from .serde import (
     ParsedSchemaCache,
     SchemaId,
-    SchemaNotFoundError,
     SerdeBase,
     SerdeConfig,
     SerdeOp,
+    _where,
+    framing_error,
     refuse_rules,
     registry_call,
     wrap_error,
+    writer_schema_op,
 )
 
 __all__ = ["AVRO_TYPE", "AvroSchema", "AvroMessage", "LocalSchemaRepository", "parse_schema_with_repo",
@@ -282,23 +283,8 @@ class AvroDeserializerSteps(AvroSteps):
         try:
             payload = self._conf.schema_id_framing(data, ctx, schema_id)
         except Exception as exc:  # noqa: BLE001 - named with where it happened
-            raise SerializationError(
-                "{}cannot read the schema id framing: {} (the payload starts with {!r}; a Confluent Schema "
-                "Registry framing starts with 0x00 and a 4-byte id, or 0x01 and a 16-byte guid)".format(
-                    _where(ctx), exc, bytes(data[:5]))) from exc
-        try:
-            if schema_id.id is not None:
-                writer_raw = yield from registry_call("get_schema", schema_id.id, subject, None)
-            elif schema_id.guid is not None:
-                writer_raw = yield from registry_call("get_schema_by_guid", str(schema_id.guid), None)
-            else:
-                raise SerializationError("Schema ID or GUID is not set")
-        except SchemaRegistryError as exc:
-            if exc.http_status_code != 404:
-                raise
-            which = f"id {schema_id.id}" if schema_id.id is not None else f"guid {schema_id.guid}"
-            raise SchemaNotFoundError(f"{_where(ctx)}the payload's writer schema ({which}) is not in the "
-                                      f"Schema Registry: {exc}", exc) from exc
+            raise framing_error(exc, ctx, data) from exc
+        writer_raw = yield from writer_schema_op(schema_id, subject, None, ctx)
         writer = yield from self._parsed_op(writer_raw)
 
         if subject is None and isinstance(writer, dict) and ctx:
@@ -332,11 +318,4 @@ class AvroDeserializerSteps(AvroSteps):
                 raise TypeError("SerializationContext cannot be None")
             return self._from_dict(record, ctx)
         return record
-
-
-def _where(ctx: Optional[SerializationContext]) -> str:
-    if ctx is None:
-        return ""
-    return f"topic {ctx.topic!r} {ctx.field}: "
-
 

@@ -267,6 +267,10 @@ class SerializationEOFError(SerializationError, EOFError):
     """A payload that ends before its record does."""
 
 
+class SerializationStructError(SerializationError, struct.error):
+    """A payload too short for its framing."""
+
+
 class SchemaNotFoundError(SerializationError, SchemaRegistryError):
     """The schema a payload names is not in the registry.
 
@@ -309,9 +313,65 @@ def wrap_error(exc: BaseException, ctx: Optional[SerializationContext], doing: s
         return SerializationEOFError(text)
     if isinstance(exc, TypeError):
         return SerializationTypeError(text)
-    if isinstance(exc, (ValueError, struct.error)):
-        return SerializationValueError(text) if isinstance(exc, ValueError) else SerializationError(text)
+    if isinstance(exc, ValueError):
+        return SerializationValueError(text)
+    if isinstance(exc, struct.error):
+        return SerializationStructError(text)
     return exc
+
+
+def framing_error(exc: BaseException, ctx: Optional[SerializationContext], data: bytes) -> BaseException:
+    """The error for a payload whose schema id framing cannot be read: a SerializationError
+    that is also what the framing code raised (EOFError, struct.error), saying what the
+    payload starts with and what was expected.
+
+    :param exc: the framing code's error.
+    :param ctx: the serialization context.
+    :param data: the payload.
+    :returns: the error to raise.
+    """
+    text = ("{}cannot read the schema id framing: {} (the payload starts with {!r}; a Confluent Schema Registry "
+            "framing starts with 0x00 and a 4-byte id, or 0x01 and a 16-byte guid)".format(
+                _where(ctx), exc or type(exc).__name__, bytes(data[:5])))
+    if isinstance(exc, EOFError):
+        return SerializationEOFError(text)
+    if isinstance(exc, struct.error):
+        return SerializationStructError(text)
+    if isinstance(exc, (SerializationError, ValueError, TypeError)):
+        return SerializationError(text)
+    return exc
+
+
+def schema_not_found(exc: SchemaRegistryError, ctx: Optional[SerializationContext], schema_id: "SchemaId") -> BaseException:
+    """The error for a writer schema the registry does not hold (a 404), else ``exc``.
+
+    :param exc: the registry's error.
+    :param ctx: the serialization context.
+    :param schema_id: the payload's schema id or guid.
+    :returns: the error to raise.
+    """
+    if exc.http_status_code != 404:
+        return exc
+    which = f"id {schema_id.id}" if schema_id.id is not None else f"guid {schema_id.guid}"
+    return SchemaNotFoundError(f"{_where(ctx)}the payload's writer schema ({which}) is not in the Schema Registry: "
+                               f"{exc}", exc)
+
+
+def writer_schema_op(schema_id: "SchemaId", subject: Optional[str], fmt: Optional[str],
+                     ctx: Optional[SerializationContext]) -> SerdeOp:
+    """Fetch the schema a payload was written with, by id or guid.
+
+    :returns: the :class:`Schema`.
+    :raises SerializationError: when the registry does not hold it (also a SchemaRegistryError).
+    """
+    try:
+        if schema_id.id is not None:
+            return (yield from registry_call("get_schema", schema_id.id, subject, fmt))
+        if schema_id.guid is not None:
+            return (yield from registry_call("get_schema_by_guid", str(schema_id.guid), fmt))
+    except SchemaRegistryError as exc:
+        raise schema_not_found(exc, ctx, schema_id) from exc
+    raise SerializationError("Schema ID or GUID is not set")
 
 
 # -- the effects the serde steps yield -----------------------------------------------------------
@@ -415,7 +475,8 @@ class SerdeConfig:
     :raises ValueError: for a value of the wrong type or an unknown key.
     """
 
-    def __init__(self, defaults: Dict[str, Any], conf: Optional[Dict[str, Any]], serializer: bool) -> None:
+    def __init__(self, defaults: Dict[str, Any], conf: Optional[Dict[str, Any]], serializer: bool,
+                 format_keys: Optional[Callable[[Dict[str, Any]], None]] = None) -> None:
         c = dict(defaults)
         if conf is not None:
             c.update(conf)
@@ -442,9 +503,10 @@ class SerdeConfig:
             raise ValueError(f"{key} must be callable")
         self.strict = False
         self.strict_allow_default = False
-        if serializer:
+        if "validate.strict" in defaults:
             self.strict = _flag(c, "validate.strict")
             self.strict_allow_default = _flag(c, "validate.strict.allow.default")
+        if serializer:
             execution = c.pop("validation.rules.execution", ValidationRulesExecution.DISABLED)
             try:
                 execution = ValidationRulesExecution(execution)
@@ -458,6 +520,8 @@ class SerdeConfig:
             if execution != ValidationRulesExecution.DISABLED:
                 raise NotImplementedError("inline validation rules (validation.rules.execution) are not supported "
                                           "by this client yet")
+        if format_keys is not None:
+            format_keys(c)
         if c:
             raise ValueError("Unrecognized properties: {}".format(", ".join(c.keys())))
 

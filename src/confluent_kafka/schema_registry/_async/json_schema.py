@@ -1,0 +1,98 @@
+"""The asynchronous JSON Schema serializer and deserializer: the shared JSON steps
+(``common/json_schema.py``) awaited on an :class:`AsyncSchemaRegistryClient`. Both are made with
+``await``: ``serializer = await AsyncJSONSerializer(schema_str, client)``."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Union
+
+from ...serialization import SerializationContext
+from .._sync.json_schema import JSONDeserializer, JSONSerializer, _no_rules
+from ..common import asyncinit
+from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
+from ..common.schema_registry_client import Schema
+from ..common.serde import run_async
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
+
+__all__ = ["_resolve_named_schema", "AsyncJSONSerializer", "AsyncJSONDeserializer"]
+
+
+async def _resolve_named_schema(schema: Schema, schema_registry_client: Any, ref_registry: Any = None) -> Any:
+    """The schemas ``schema`` references, fetched through the async client (see the
+    synchronous ``_resolve_named_schema``).
+
+    :param schema: the schema.
+    :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`.
+    :param ref_registry: a ``referencing.Registry`` to add to (a new one when None).
+    :returns: the ``referencing.Registry``.
+    """
+    return await run_async(resolve_named_schemas_op(schema, ref_registry), schema_registry_client)
+
+
+@asyncinit
+class AsyncJSONSerializer(JsonSerializerSteps, AsyncBaseSerializer):
+    """The asyncio form of :class:`~confluent_kafka.schema_registry.json_schema.JSONSerializer`:
+    ``await AsyncJSONSerializer(...)`` makes it, ``await serializer(obj, ctx)`` encodes.
+
+    :param schema_str: the JSON Schema.
+    :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`.
+    :param to_dict: ``to_dict(obj, ctx) -> dict``.
+    :param conf: as for the synchronous serializer.
+    :param rule_conf: not supported yet.
+    :param rule_registry: not supported yet.
+    :param json_encode: the encoder.
+    """
+
+    _default_conf = JSONSerializer._default_conf
+
+    async def __init__(self, schema_str: Union[str, Schema, None], schema_registry_client: Any,  # type: ignore[misc]
+                       to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                       conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
+                       rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
+        _no_rules(rule_registry)
+        self._registry = schema_registry_client
+        await self._run(self._init_op(schema_str, to_dict, conf, self._default_conf, json_encode))
+
+    async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
+        """Validate and encode ``obj`` (see the synchronous serializer).
+
+        :param obj: the value; None gives None.
+        :param ctx: the serialization context.
+        :returns: the framed bytes.
+        """
+        result: Optional[bytes] = await self._run(self._serialize_op(obj, ctx))
+        return result
+
+
+@asyncinit
+class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
+    """The asyncio form of :class:`~confluent_kafka.schema_registry.json_schema.JSONDeserializer`.
+
+    :param schema_str: the reader schema, if any.
+    :param from_dict: ``from_dict(dict, ctx) -> object``.
+    :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`.
+    :param conf: as for the synchronous deserializer.
+    :param rule_conf: not supported yet.
+    :param rule_registry: not supported yet.
+    :param json_decode: the decoder.
+    """
+
+    _default_conf = JSONDeserializer._default_conf
+
+    async def __init__(self, schema_str: Union[str, Schema, None],  # type: ignore[misc]
+                       from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                       schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
+                       rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
+                       json_decode: Optional[Callable[[Any], Any]] = None) -> None:
+        _no_rules(rule_registry)
+        self._registry = schema_registry_client
+        await self._run(self._init_op(schema_str, from_dict, conf, self._default_conf, json_decode))
+
+    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
+        """Decode and validate framed JSON bytes (see the synchronous deserializer).
+
+        :param data: the bytes; None gives None.
+        :param ctx: the serialization context.
+        :returns: the record.
+        """
+        return await self._run(self._deserialize_op(data, ctx))

@@ -1,0 +1,147 @@
+"""The synchronous Protobuf serializer and deserializer: the shared Protobuf steps
+(``common/protobuf.py``) run on a :class:`SchemaRegistryClient`."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Set
+
+from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
+
+from ...serialization import SerializationContext
+from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, reference_subject_name_strategy
+from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
+from ..common.schema_registry_client import Schema
+from ..common.serde import ValidationRulesExecution, run_sync
+from .json_schema import _no_rules
+from .serde import BaseDeserializer, BaseSerializer
+
+__all__ = ["_resolve_named_schema", "ProtobufSerializer", "ProtobufDeserializer"]
+
+
+def _resolve_named_schema(schema: Schema, schema_registry_client: Any, pool: DescriptorPool,
+                          visited: Optional[Set[str]] = None) -> None:
+    """Add the files ``schema`` references (recursively) to ``pool``, fetched from the registry.
+
+    :param schema: the schema.
+    :param schema_registry_client: the client.
+    :param pool: the descriptor pool.
+    :param visited: reference names already added.
+    """
+    run_sync(resolve_named_schemas_op(schema, pool, visited), schema_registry_client)
+
+
+class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
+    """Protobuf messages of one type with Confluent Schema Registry framing: the schema id
+    (prefix, or guid header with ``schema.id.serializer`` set to
+    :func:`~confluent_kafka.schema_registry.header_schema_id_serializer`), the message indexes,
+    then the message's own encoding.
+
+    On first use for a subject the serializer registers the message's ``.proto`` file (as a
+    base64 ``FileDescriptorProto``, the registry's ``serialized`` form), after registering each
+    file it imports under the subject ``reference.subject.name.strategy`` gives (by default the
+    file's name) and naming them as references. The message's full name is the record name for
+    the RECORD and TOPIC_RECORD strategies. Configuration (``conf``):
+
+    * ``auto.register.schemas`` (True), ``normalize.schemas`` (False), ``use.schema.id``,
+      ``use.latest.version``, ``use.latest.with.metadata``, ``subject.name.strategy``,
+      ``subject.name.strategy.type``, ``subject.name.strategy.conf``, ``schema.id.serializer``
+      -- as for :class:`~confluent_kafka.schema_registry.avro.AvroSerializer`.
+    * ``skip.known.types`` (True) -- do not register the well-known files
+      (``google/protobuf/*``, ``google/type/*``, ``confluent/*``) as references.
+    * ``reference.subject.name.strategy`` -- ``(ctx, file_descriptor) -> subject`` for imported
+      files (default: :func:`~confluent_kafka.schema_registry.reference_subject_name_strategy`).
+    * ``use.deprecated.format`` (False) -- True is refused: the format before message indexes
+      were zig-zag encoded is no longer supported.
+
+    :param msg_type: the generated message class.
+    :param schema_registry_client: the client.
+    :param conf: the configuration above.
+    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
+    :param rule_registry: rule executors (rules are not supported yet).
+    :raises ValueError: for a bad setting or an unknown key.
+    """
+
+    _default_conf: Dict[str, Any] = {
+        "auto.register.schemas": True,
+        "normalize.schemas": False,
+        "use.schema.id": None,
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "skip.known.types": True,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "reference.subject.name.strategy": reference_subject_name_strategy,
+        "schema.id.serializer": prefix_schema_id_serializer,
+        "use.deprecated.format": False,
+        "validation.rules.execution": ValidationRulesExecution.DISABLED,
+        "validation.rules.fail.fast": False,
+        "validation.rules.executor": None,
+    }
+
+    def __init__(self, msg_type: Any, schema_registry_client: Any, conf: Optional[Dict[str, Any]] = None,
+                 rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
+        _no_rules(rule_registry)
+        self._registry = schema_registry_client
+        self._init(msg_type, conf, self._default_conf)
+
+    def __call__(self, message: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
+        """Encode ``message``, registering or looking up its schema (and imports) first.
+
+        :param message: an instance of the serializer's message type; None gives None.
+        :param ctx: the serialization context (topic and key/value, for the subject).
+        :returns: the framed bytes.
+        :raises SerializationError: for a message of another type (also a ValueError, as
+            upstream raises) or without a context to find the subject.
+        :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
+        """
+        result: Optional[bytes] = self._run(self._serialize_op(message, ctx))
+        return result
+
+
+class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
+    """Decodes Protobuf messages with Confluent Schema Registry framing into ``message_type``.
+
+    With a client, the writer's schema is fetched (and the message indexes checked against it);
+    without one, the payload is decoded straight into ``message_type``. Configuration
+    (``conf``): ``use.latest.version``, ``use.latest.with.metadata``,
+    ``subject.name.strategy`` / ``subject.name.strategy.type`` / ``subject.name.strategy.conf``,
+    ``schema.id.deserializer`` (default: the guid header if present, else the payload prefix)
+    and ``use.deprecated.format`` (True is refused).
+
+    :param message_type: the generated message class to decode into.
+    :param conf: the configuration above.
+    :param schema_registry_client: the client, if any.
+    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
+    :param rule_registry: rule executors (rules are not supported yet).
+    :raises ValueError: for a bad setting or an unknown key.
+    """
+
+    _default_conf: Dict[str, Any] = {
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "schema.id.deserializer": dual_schema_id_deserializer,
+        "use.deprecated.format": False,
+    }
+
+    def __init__(self, message_type: Any, conf: Optional[Dict[str, Any]] = None,
+                 schema_registry_client: Any = None, rule_conf: Optional[Dict[str, Any]] = None,
+                 rule_registry: Any = None) -> None:
+        _no_rules(rule_registry)
+        self._registry = schema_registry_client
+        self._init(message_type, conf, self._default_conf)
+
+    def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
+        """Decode framed Protobuf bytes.
+
+        :param data: the bytes; None gives None.
+        :param ctx: the serialization context.
+        :returns: an instance of the message type.
+        :raises SerializationError: for a payload that is not framed, is truncated, names a
+            schema the registry does not hold or a message index its schema does not have, or
+            does not decode.
+        """
+        return self._run(self._deserialize_op(data, ctx))

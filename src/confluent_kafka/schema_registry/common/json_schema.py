@@ -1,0 +1,471 @@
+"""JSON Schema serialization steps shared by the sync and async serdes, with no I/O of their own:
+schema parsing (references resolved through the registry into a ``referencing`` registry),
+validation with ``jsonschema``, JSON encoding and decoding, and the Confluent framing.
+
+A schema's ``$ref`` to an ``http(s)`` URI that no registered reference names is fetched when
+validation first needs it, as upstream does, refusing hosts that resolve to non-public
+addresses.
+"""
+
+from __future__ import annotations
+
+import decimal
+import ipaddress
+import json
+import logging
+import socket
+import threading
+from io import BytesIO
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple, Union
+from urllib.parse import urlsplit
+
+import referencing
+import referencing.jsonschema
+from cachetools import LRUCache
+from jsonschema import ValidationError  # type: ignore[import-untyped,unused-ignore]
+from jsonschema.validators import validator_for  # type: ignore[import-untyped,unused-ignore]
+from referencing import Registry, Resource
+
+from ...serialization import SerializationContext, SerializationError
+from .schema_registry_client import Schema
+from .serde import (
+    ParsedSchemaCache,
+    SchemaId,
+    SerdeBase,
+    SerdeConfig,
+    SerdeOp,
+    _where,
+    framing_error,
+    refuse_rules,
+    registry_call,
+    wrap_error,
+    writer_schema_op,
+)
+
+__all__ = ["JsonMessage", "JsonSchema", "DEFAULT_SPEC", "_retrieve_via_httpx", "_disjoint", "get_inline_tags",
+           "_json_loads", "_json_dumps", "_HAS_ORJSON"]
+
+log = logging.getLogger(__name__)
+
+JSON_TYPE = "JSON"
+
+JsonMessage = Union[None, str, float, int, decimal.Decimal, bool, list, dict]  # type: ignore[type-arg]
+JsonSchema = Union[bool, dict]  # type: ignore[type-arg]
+
+#: The JSON Schema draft a referenced schema without ``$schema`` is read as.
+DEFAULT_SPEC = referencing.jsonschema.DRAFT7
+
+# The JSON codec: orjson when it is installed (the ``json-fast`` extra), else the standard
+# library writing the same bytes (compact separators, non-ASCII kept), as upstream does.
+try:
+    import orjson  # type: ignore[import-not-found,unused-ignore]
+
+    _HAS_ORJSON = True
+
+    def _json_loads(data: Union[str, bytes, bytearray]) -> Any:
+        return orjson.loads(data)
+
+    def _json_dumps(obj: Any) -> str:
+        text: str = orjson.dumps(obj).decode("utf-8")
+        return text
+
+except Exception as _orjson_error:  # noqa: BLE001 - an orjson that fails to load is not used
+    if not isinstance(_orjson_error, ImportError):
+        log.warning("orjson is installed but failed to import; using the json module", exc_info=True)
+    _HAS_ORJSON = False
+
+    def _json_loads(data: Union[str, bytes, bytearray]) -> Any:
+        return json.loads(data)
+
+    def _json_dumps(obj: Any) -> str:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class _ContextStringIO(BytesIO):
+    """A BytesIO usable in ``with``."""
+
+    def __enter__(self) -> "_ContextStringIO":
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        self.close()
+
+
+# -- remote $refs ----------------------------------------------------------------------------------
+
+
+def _is_blocked_ip(ip: Any) -> bool:
+    """Whether an address is not a public one (loopback, private, link-local, reserved...),
+    an IPv4-mapped IPv6 address judged as its IPv4 address.
+
+    :param ip: an :mod:`ipaddress` address.
+    :returns: True when schemas must not be fetched from it.
+    """
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return not (mapped or ip).is_global
+
+
+def _guard_external_uri(uri: str) -> None:
+    """Refuse a ``$ref`` URI that is not http(s) or whose host resolves to a non-public address.
+
+    :param uri: the URI.
+    :raises ValueError: when it is refused.
+    """
+    parts = urlsplit(uri)
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"Refusing to retrieve schema from non-HTTP(S) URI: {uri}")
+    if not parts.hostname:
+        raise ValueError(f"Refusing to retrieve schema from URI without a host: {uri}")
+    try:
+        addresses = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    except socket.gaierror as exc:
+        raise ValueError(f"Could not resolve schema URI host {parts.hostname}: {exc}") from exc
+    for address in addresses:
+        if _is_blocked_ip(ipaddress.ip_address(address[4][0])):
+            raise ValueError(f"Refusing to retrieve schema from non-public address: {uri}")
+
+
+def _retrieve_via_httpx(uri: str) -> Resource:
+    """Fetch a schema named by a ``$ref`` URI that no reference resolves (public hosts only).
+
+    :param uri: the URI.
+    :returns: the schema, as a ``referencing`` resource.
+    :raises ValueError: for a URI that is not http(s) or whose host is not public.
+    """
+    from ._httpx_compat import httpx
+
+    _guard_external_uri(uri)
+    response = httpx.get(uri, follow_redirects=False)
+    return Resource.from_contents(response.json(), default_specification=DEFAULT_SPEC)
+
+
+def _empty_registry() -> Registry:
+    return Registry(retrieve=_retrieve_via_httpx)  # type: ignore[call-arg]
+
+
+def resolve_named_schemas_op(schema: Schema, ref_registry: Optional[Registry] = None) -> SerdeOp:
+    """The schemas ``schema`` references (recursively), fetched from the registry and named as
+    the references name them, so that ``$ref`` finds them.
+
+    :param schema: the schema.
+    :param ref_registry: the registry to add them to (a new one when None).
+    :returns: the ``referencing`` registry.
+    """
+    if ref_registry is None:
+        ref_registry = _empty_registry()
+    for ref in schema.references or []:
+        if ref.subject is None or ref.version is None:
+            raise TypeError("Subject or version cannot be None")
+        referenced = yield from registry_call("get_version", ref.subject, ref.version, True)
+        ref_registry = yield from resolve_named_schemas_op(referenced.schema, ref_registry)
+        if referenced.schema.schema_str is None:
+            raise TypeError("Schema string cannot be None")
+        contents = _json_loads(referenced.schema.schema_str)
+        if ref.name is None:
+            raise TypeError("Name cannot be None")
+        ref_registry = ref_registry.with_resource(
+            ref.name, Resource.from_contents(contents, default_specification=DEFAULT_SPEC))
+    return ref_registry
+
+
+def get_inline_tags(schema: Dict[str, Any]) -> Set[str]:
+    """The tags a schema node carries in ``confluent:tags``.
+
+    :param schema: the node.
+    :returns: its tags.
+    """
+    tags = schema.get("confluent:tags")
+    return set() if tags is None else set(tags)
+
+
+def _disjoint(tags1: Set[str], tags2: Set[str]) -> bool:
+    return not (set(tags1) & set(tags2))
+
+
+# -- the steps -------------------------------------------------------------------------------------
+
+
+def _title(parsed: Any) -> Optional[str]:
+    title = parsed.get("title") if isinstance(parsed, dict) else None
+    return title if isinstance(title, str) else None
+
+
+def _describe(parsed: Any, schema_id: Optional[SchemaId]) -> str:
+    title = _title(parsed)
+    ident = "" if schema_id is None else (f" (id {schema_id.id})" if schema_id.id is not None
+                                           else f" (guid {schema_id.guid})")
+    return (f"JSON schema {title!r}" if title else "JSON schema") + ident
+
+
+def _json_path(error: ValidationError) -> str:
+    path = "$"
+    for part in error.absolute_path:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+class ValidationFailed(SerializationError):
+    """A record that does not match its JSON schema.
+
+    :param message: what failed and where.
+    :param error: jsonschema's error (also the ``__cause__``).
+    """
+
+    def __init__(self, message: str, error: Optional[ValidationError] = None) -> None:
+        super().__init__(message)
+        #: The failing value's location, as ``$.field[index]``.
+        self.path = _json_path(error) if error is not None else None
+        #: jsonschema's own message, the text upstream raises.
+        self.reason = error.message if error is not None else None
+
+
+class SerializationJSONDecodeError(SerializationError, json.JSONDecodeError):
+    """A payload that is not JSON (also the ``json.JSONDecodeError`` the codec raised).
+
+    :param message: what failed and where.
+    :param cause: the codec's error.
+    """
+
+    def __init__(self, message: str, cause: Optional[json.JSONDecodeError] = None) -> None:
+        SerializationError.__init__(self, message)
+        if cause is None:
+            cause = json.JSONDecodeError(message, "", 0)
+        self.msg, self.doc, self.pos = cause.msg, cause.doc, cause.pos
+        self.lineno, self.colno = cause.lineno, cause.colno
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.args[0], json.JSONDecodeError(self.msg, self.doc, self.pos)))
+
+
+class JsonSteps(SerdeBase):
+    """What JSON serializers and deserializers share: parsed schemas and validators, cached."""
+
+    _parsed_schemas: ParsedSchemaCache
+    _validators: "LRUCache[Schema, Any]"
+    _validators_lock: threading.Lock
+    _validate: bool
+
+    def _init_caches(self) -> None:
+        self._parsed_schemas = ParsedSchemaCache()
+        self._validators = LRUCache(1000)
+        self._validators_lock = threading.Lock()
+
+    def _parsed_op(self, schema: Optional[Schema]) -> SerdeOp:
+        if schema is None:
+            return None, None
+        found = self._parsed_schemas.get_parsed_schema(schema)
+        if found is not None:
+            return found
+        ref_registry = yield from resolve_named_schemas_op(schema)
+        if schema.schema_str is None:
+            raise TypeError("Schema string cannot be None")
+        parsed = (_json_loads(schema.schema_str), ref_registry)
+        self._parsed_schemas.set(schema, parsed)
+        return parsed
+
+    def _validator(self, schema: Schema, parsed: Any, ref_registry: Registry) -> Any:
+        with self._validators_lock:
+            found = self._validators.get(schema)
+        if found is not None:
+            return found
+        cls = validator_for(parsed)
+        cls.check_schema(parsed)
+        made = cls(parsed, registry=ref_registry)
+        with self._validators_lock:
+            self._validators[schema] = made
+        return made
+
+    def _check(self, value: Any, schema: Schema, parsed: Any, ref_registry: Registry,
+               ctx: Optional[SerializationContext], schema_id: Optional[SchemaId]) -> None:
+        validator = self._validator(schema, parsed, ref_registry)
+        try:
+            validator.validate(value)
+        except ValidationError as exc:
+            raise ValidationFailed(f"{_where(ctx)}validating with {_describe(parsed, schema_id)} failed at "
+                                   f"{_json_path(exc)}: {exc.message}", exc) from exc
+
+    def _format_keys(self, conf: Dict[str, Any]) -> None:
+        validate = conf.pop("validate")
+        if not isinstance(validate, bool):
+            raise ValueError("validate must be a boolean value")
+        self._validate = validate
+
+
+def _as_schema(schema_str: Union[str, Schema, None]) -> Optional[Schema]:
+    if isinstance(schema_str, str):
+        return Schema(schema_str, schema_type="JSON")
+    if isinstance(schema_str, Schema):
+        return schema_str
+    return None
+
+
+class JsonSerializerSteps(JsonSteps):
+    """The steps of a JSON serializer."""
+
+    _to_dict: Optional[Callable[[Any, SerializationContext], Any]]
+    _json_encode: Callable[[Any], Any]
+    _schema_id: Optional[SchemaId]
+    _schema_name: Optional[str]
+    _parsed_schema: Any
+    _ref_registry: Any
+    _registry: Any
+
+    def _init_op(self, schema_str: Union[str, Schema, None], to_dict: Any, conf: Optional[Dict[str, Any]],
+                 defaults: Dict[str, Any], json_encode: Optional[Callable[[Any], Any]]) -> SerdeOp:
+        self._schema = _as_schema(schema_str)
+        self._json_encode = json_encode or _json_dumps
+        self._schema_id = None
+        self._known_subjects = set()
+        self._known_lock = threading.Lock()
+        self._init_caches()
+        if to_dict is not None and not callable(to_dict):
+            raise ValueError("to_dict must be callable with the signature to_dict(object, SerializationContext)->dict")
+        self._to_dict = to_dict
+        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys)
+        self._parsed_schema, self._ref_registry = yield from self._parsed_op(self._schema)
+        self._schema_name = _title(self._parsed_schema)
+        return None
+
+    def _serialize_op(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
+        if obj is None:
+            return None
+        subject = yield from self._subject_op(ctx, self._schema_name, self._registry is not None)
+        latest = (yield from self._reader_schema_op(subject)) if subject else None
+        schema_id = self._schema_id
+        if latest is not None:
+            schema_id = SchemaId(JSON_TYPE, latest.schema_id, latest.guid)
+            self._schema_id = schema_id
+        elif subject is not None and subject not in self._known_subjects:
+            if self._schema is None:
+                raise SerializationError(f"{_where(ctx)}the serializer has no schema to register: pass one, or set "
+                                         "use.latest.version or use.schema.id")
+            call = "register_schema_full_response" if self._conf.auto_register else "lookup_schema"
+            registered = yield from registry_call(call, subject, self._schema,
+                                                  normalize_schemas=self._conf.normalize_schemas)
+            schema_id = SchemaId(JSON_TYPE, registered.schema_id, registered.guid)
+            with self._known_lock:
+                self._known_subjects.add(subject)
+                self._schema_id = schema_id
+
+        if self._to_dict is not None:
+            if ctx is None:
+                raise TypeError("SerializationContext cannot be None")
+            value = self._to_dict(obj, ctx)
+        else:
+            value = obj
+
+        if latest is not None:
+            schema: Optional[Schema] = latest.schema
+            parsed, ref_registry = yield from self._parsed_op(latest.schema)
+        else:
+            schema, parsed, ref_registry = self._schema, self._parsed_schema, self._ref_registry
+        refuse_rules(schema)
+        if self._validate and schema is not None and ref_registry is not None:
+            self._check(value, schema, parsed, ref_registry, ctx, schema_id)
+        if schema_id is None:
+            raise SerializationError(f"{_where(ctx)}no schema id to frame the record with: a SerializationContext "
+                                     "is needed to find the subject")
+        try:
+            encoded = self._json_encode(value)
+        except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
+            raise wrap_error(exc, ctx, "encoding as JSON for " + _describe(parsed, schema_id)) from exc
+        payload = encoded.encode("utf8") if isinstance(encoded, str) else encoded
+        framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
+        return framed
+
+
+class JsonDeserializerSteps(JsonSteps):
+    """The steps of a JSON deserializer."""
+
+    _from_dict: Optional[Callable[[Any, SerializationContext], Any]]
+    _json_decode: Callable[[Any], Any]
+    _reader_schema: Any
+    _ref_registry: Any
+    _registry: Any
+
+    def _init_op(self, schema_str: Union[str, Schema, None], from_dict: Any, conf: Optional[Dict[str, Any]],
+                 defaults: Dict[str, Any], json_decode: Optional[Callable[[Any], Any]]) -> SerdeOp:
+        if isinstance(schema_str, str):
+            schema: Optional[Schema] = Schema(schema_str, schema_type="JSON")
+        elif isinstance(schema_str, Schema):
+            schema = schema_str
+            if schema.references and self._registry is None:
+                raise ValueError('schema_registry_client must be provided if "schema_str" is a Schema instance '
+                                 'with references')
+        elif schema_str is None:
+            if self._registry is None:
+                raise ValueError('schema_registry_client must be provided if "schema_str" is not provided')
+            schema = None
+        else:
+            raise TypeError("You must pass either str or Schema")
+        self._schema = schema
+        self._init_caches()
+        self._json_decode = json_decode or _json_loads
+        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._format_keys)
+        self._reader_schema, self._ref_registry = yield from self._parsed_op(schema)
+        if from_dict is not None and not callable(from_dict):
+            raise ValueError("from_dict must be callable with the signature from_dict(dict, SerializationContext) "
+                             "-> object")
+        self._from_dict = from_dict
+        return None
+
+    def _deserialize_op(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
+        if data is None:
+            return None
+        has_client = self._registry is not None
+        subject = yield from self._subject_op(ctx, None, has_client)
+        latest = (yield from self._reader_schema_op(subject)) if subject is not None and has_client else None
+
+        schema_id = SchemaId(JSON_TYPE)
+        try:
+            payload = self._conf.schema_id_framing(data, ctx, schema_id)
+        except Exception as exc:  # noqa: BLE001 - named with where it happened
+            raise framing_error(exc, ctx, data) from exc
+
+        writer_raw: Optional[Schema] = None
+        writer: Tuple[Any, Any] = (None, None)
+        if has_client:
+            writer_raw = yield from writer_schema_op(schema_id, subject, None, ctx)
+            writer = yield from self._parsed_op(writer_raw)
+            if subject is None and isinstance(writer[0], dict):
+                subject = yield from self._subject_op(ctx, writer[0].get("title"), has_client)
+                if subject is not None:
+                    latest = yield from self._reader_schema_op(subject)
+        refuse_rules(writer_raw)
+        if isinstance(payload, bytes):
+            payload = BytesIO(payload)
+        raw = payload.read()
+        try:
+            record = self._json_decode(raw)
+        except json.JSONDecodeError as exc:
+            raise SerializationJSONDecodeError(
+                f"{_where(ctx)}decoding JSON written with {_describe(writer[0], schema_id)} failed: {exc}", exc) from exc
+        except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
+            raise wrap_error(exc, ctx, "decoding JSON written with " + _describe(writer[0], schema_id)) from exc
+
+        reader_id: Optional[SchemaId] = None
+        if latest is not None and subject is not None and writer_raw is not None:
+            # Upstream looks the writer schema up under the subject (for migration rules) even
+            # when there are none: an unregistered writer schema fails the same way here.
+            yield from registry_call("lookup_schema", subject, writer_raw, normalize_schemas=False, deleted=True)
+            reader_raw: Optional[Schema] = latest.schema
+            refuse_rules(reader_raw)
+            reader, reader_registry = yield from self._parsed_op(latest.schema)
+            reader_id = SchemaId(JSON_TYPE, latest.schema_id, latest.guid)
+        elif self._schema is not None:
+            reader_raw, reader, reader_registry = self._schema, self._reader_schema, self._ref_registry
+        else:
+            reader_raw, (reader, reader_registry) = writer_raw, writer
+            reader_id = schema_id
+        if self._validate and reader_raw is not None and reader_registry is not None:
+            self._check(record, reader_raw, reader, reader_registry, ctx, reader_id)
+
+        if self._from_dict is not None:
+            if ctx is None:
+                raise TypeError("SerializationContext cannot be None")
+            return self._from_dict(record, ctx)
+        return record
+

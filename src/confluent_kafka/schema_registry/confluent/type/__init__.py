@@ -1,0 +1,1 @@
+"""``confluent.type``: Confluent's Protobuf value types (Decimal, Variant)."""

@@ -1,0 +1,9 @@
+"""Protobuf serializers with Schema Registry framing, under upstream's module path."""
+
+from ._async.protobuf import *  # noqa: F401,F403
+from ._sync.protobuf import *  # type: ignore[assignment]  # noqa: F401,F403
+from .common.protobuf import *  # noqa: F401,F403
+from ._async.protobuf import AsyncProtobufDeserializer, AsyncProtobufSerializer  # noqa: F401
+from ._sync.protobuf import ProtobufDeserializer, ProtobufSerializer  # noqa: F401
+from ._sync.protobuf import _resolve_named_schema  # type: ignore[assignment]  # noqa: F401
+from .common.protobuf import PROTOBUF_TYPE, decimal_to_protobuf, protobuf_to_decimal  # noqa: F401
