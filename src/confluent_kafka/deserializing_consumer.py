@@ -32,7 +32,8 @@ def deserialize(msg: Message, key_deserializer: Any, value_deserializer: Any) ->
     """``msg`` with its key and value deserialized in place (the key first, then the value, with
     one context whose ``field`` changes in between); both are set only once both succeeded.
 
-    :raises KeyDeserializationError: / ValueDeserializationError: with ``msg`` as kafka_message.
+    :raises ~confluent_kafka.error.KeyDeserializationError: if the key deserializer raised.
+    :raises ~confluent_kafka.error.ValueDeserializationError: if the value deserializer raised.
     """
     ctx = SerializationContext(msg.topic(), MessageField.KEY, msg.headers())  # type: ignore[arg-type]
     key: Any = msg.key()
@@ -104,7 +105,7 @@ class DeserializingConsumer(Consumer, Generic[K, V]):
 
         :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
         :returns: the cluster id.
-        :raises KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
         """
         inner = getattr(super(), "cluster_id", None)
         if inner is not None:

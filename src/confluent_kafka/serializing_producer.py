@@ -89,10 +89,10 @@ class SerializingProducer(Producer, Generic[K, V]):
         :param headers: the headers (a dict or a list of (name, value) pairs).
         :raises RuntimeError: if the producer was closed (before any serializer runs).
         :raises TypeError: if ``topic`` is not a str (before any serializer runs).
-        :raises KeySerializationError: if the key serializer raised.
-        :raises ValueSerializationError: if the value serializer raised.
+        :raises ~confluent_kafka.error.KeySerializationError: if the key serializer raised.
+        :raises ~confluent_kafka.error.ValueSerializationError: if the value serializer raised.
         :raises BufferError: if the local queue is full.
-        :raises KafkaException: for other errors.
+        :raises ~confluent_kafka.KafkaException: for other errors.
         """
         # Checked before the serializers run: they may have side effects (schema registration).
         if self._closed:
@@ -121,7 +121,7 @@ class SerializingProducer(Producer, Generic[K, V]):
 
         :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
         :returns: the cluster id.
-        :raises KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
         """
         inner = getattr(super(), "cluster_id", None)
         if inner is not None:

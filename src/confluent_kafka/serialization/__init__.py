@@ -100,7 +100,7 @@ class Serializer:
         :param obj: the object to serialize.
         :param ctx: the topic, field and headers of the message.
         :returns: the bytes, or None for a null key or value.
-        :raises SerializationError: when ``obj`` cannot be serialized.
+        :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` cannot be serialized.
         """
         raise NotImplementedError
 
@@ -137,7 +137,7 @@ class Deserializer:
         :param value: the consumed bytes, or None for a null key or value.
         :param ctx: the topic, field and headers of the message.
         :returns: the object.
-        :raises SerializationError: when ``value`` cannot be deserialized.
+        :raises ~confluent_kafka.serialization.SerializationError: when ``value`` cannot be deserialized.
         """
         raise NotImplementedError
 
@@ -236,7 +236,7 @@ class IntegerSerializer(Serializer):
     def __call__(self, obj: Optional[int], ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """The four bytes of ``obj``, or None for None.
 
-        :raises SerializationError: if ``obj`` is not an int, or out of the int32 range.
+        :raises ~confluent_kafka.serialization.SerializationError: if ``obj`` is not an int, or out of the int32 range.
         """
         return _pack(_INT32, obj)
 
@@ -247,7 +247,7 @@ class IntegerDeserializer(Deserializer):
     def __call__(self, value: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Optional[int]:
         """The int held in the four bytes of ``value`` (any bytes-like object), or None for None.
 
-        :raises SerializationError: if ``value`` is not four bytes long.
+        :raises ~confluent_kafka.serialization.SerializationError: if ``value`` is not four bytes long.
         :raises TypeError: if ``value`` is not bytes-like.
         """
         result: Optional[int] = _unpack(_INT32, value)
@@ -260,7 +260,7 @@ class DoubleSerializer(Serializer):
     def __call__(self, obj: Optional[float], ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """The eight bytes of ``obj``, or None for None.
 
-        :raises SerializationError: if ``obj`` is not a number.
+        :raises ~confluent_kafka.serialization.SerializationError: if ``obj`` is not a number.
         """
         return _pack(_FLOAT64, obj)
 
@@ -271,7 +271,7 @@ class DoubleDeserializer(Deserializer):
     def __call__(self, value: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Optional[float]:
         """The float held in the eight bytes of ``value``, or None for None.
 
-        :raises SerializationError: if ``value`` is not eight bytes long.
+        :raises ~confluent_kafka.serialization.SerializationError: if ``value`` is not eight bytes long.
         :raises TypeError: if ``value`` is not bytes-like.
         """
         result: Optional[float] = _unpack(_FLOAT64, value)
@@ -291,7 +291,7 @@ class StringSerializer(Serializer):
     def __call__(self, obj: Optional[str], ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """``obj`` encoded, or None for None.
 
-        :raises SerializationError: if the codec cannot encode ``obj``.
+        :raises ~confluent_kafka.serialization.SerializationError: if the codec cannot encode ``obj``.
         :raises AttributeError: if ``obj`` is not a str.
         """
         if obj is None:
@@ -315,7 +315,7 @@ class StringDeserializer(Deserializer):
     def __call__(self, value: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Optional[str]:
         """``value`` (bytes or bytearray) decoded, or None for None.
 
-        :raises SerializationError: if ``value`` is not valid in the codec.
+        :raises ~confluent_kafka.serialization.SerializationError: if ``value`` is not valid in the codec.
         :raises AttributeError: if ``value`` is not bytes or bytearray.
         """
         if value is None:
