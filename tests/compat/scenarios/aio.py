@@ -44,10 +44,19 @@ def _kafka_error(exc: BaseException) -> Any:
     return out
 
 
+def _d(x: Any) -> Any:
+    """``data(x)``, with TopicPartitions as [topic, partition, offset, error]."""
+    if isinstance(x, TopicPartition):
+        return [x.topic, x.partition, x.offset, None if x.error is None else x.error.name()]
+    if isinstance(x, (list, tuple)):
+        return [_d(v) for v in x]
+    return data(x)
+
+
 async def _a(awaitable: Any, timeout: float = STEP) -> Any:
     """``await awaitable``: the result as data, or what it raised (KafkaExceptions by code)."""
     try:
-        return {"ok": data(await asyncio.wait_for(awaitable, timeout))}
+        return {"ok": _d(await asyncio.wait_for(awaitable, timeout))}
     except KafkaException as exc:
         return _kafka_error(exc)
     except asyncio.TimeoutError:
@@ -165,8 +174,8 @@ def scenario_produce_on_mock() -> Any:
         p, _ = await _mock_producer()
         out: dict[str, Any] = {}
         futs = [
-            await p.produce("pm", b"v0"),
-            await p.produce("pm", b"v1", b"k1"),
+            await p.produce("pm_any", b"v0"),
+            await p.produce("pm_any", b"v1", b"k1"),
             await p.produce("pm", value=b"v2", key=b"k2", partition=0),
             await p.produce(topic="pm", value="text", partition=0),
             await p.produce("pm", None, b"tombstone", partition=0),
@@ -174,7 +183,7 @@ def scenario_produce_on_mock() -> Any:
         out["future_types"] = [type(f).__name__ for f in futs]
         out["flush"] = await _a(p.flush(STEP))
         msgs = [await asyncio.wait_for(f, STEP) for f in futs]
-        # The first two go to a partition of the partitioner's choosing.
+        # The first two go to a partition of the partitioner's choosing (of another topic).
         out["delivered"] = [_msg(m) if i >= 2 else {**_msg(m), "offset": None, "partition": None}
                             for i, m in enumerate(msgs)]
         out["types"] = [type(m).__name__ for m in msgs]
@@ -582,4 +591,50 @@ def scenario_deserializing_batch_failure() -> Any:
         await c.close()
         await p.close()
         return calls
+    return _run(main)
+
+
+def scenario_rebalance_on_mock() -> Any:
+    """subscribe() with ``async def`` rebalance callbacks (upstream requires coroutine functions;
+    ours takes both), async with, commit(message=)."""
+    async def main() -> Any:
+        p, bootstrap = await _mock_producer()
+        for i in range(3):
+            await p.produce("rb", b"r%d" % i, partition=0)
+        await p.flush(STEP)
+        calls: List[Any] = []
+
+        async def on_assign(consumer: Any, partitions: List[TopicPartition]) -> None:
+            await asyncio.sleep(0)
+            calls.append(["assign", type(consumer).__name__, sorted((tp.topic, tp.partition) for tp in partitions)])
+
+        async def on_revoke(consumer: Any, partitions: List[TopicPartition]) -> None:
+            calls.append(["revoke", type(consumer).__name__, sorted((tp.topic, tp.partition) for tp in partitions)])
+
+        out: dict[str, Any] = {}
+        conf = {"bootstrap.servers": bootstrap, **GROUP, "group.id": "rb", "auto.offset.reset": "earliest",
+                "enable.auto.commit": False}
+        async with AIOConsumer(conf) as c:
+            out["aenter"] = type(c).__name__
+            out["subscribe"] = await _a(c.subscribe(["rb"], on_assign=on_assign, on_revoke=on_revoke))
+            got = await _poll_until(c, 1, 30)
+            out["first"] = got
+            m = None
+            end = time.monotonic() + 20
+            while m is None and time.monotonic() < end:
+                m = await c.poll(0.5)
+            out["second"] = _msg(m)
+            if m is not None:
+                out["commit_message"] = await _a(c.commit(message=m, asynchronous=False))
+                out["commit_async"] = await _a(c.commit(message=m, asynchronous=True))
+            out["assignment"] = await _a(c.assignment())
+            out["unsubscribe"] = await _a(c.unsubscribe())
+            end = time.monotonic() + 10
+            while len(calls) < 2 and time.monotonic() < end:
+                await c.poll(0.2)
+        out["calls"] = calls
+        async with p:
+            pass
+        out["len_after_aexit"] = len(p)
+        return out
     return _run(main)
