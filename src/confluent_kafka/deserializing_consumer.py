@@ -3,28 +3,69 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Deque, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Deque, Generic, List, Mapping, Optional, Union
 
 from .cimpl import Consumer, Message
 from .error import ConsumeError, KeyDeserializationError, ValueDeserializationError
 from .serialization import MessageField, SerializationContext
-from .serializing_producer import _split_conf
+from .serialization import _serdes
 
 __all__ = ["DeserializingConsumer"]
 
-_DeserializerFn = Callable[[Optional[bytes], SerializationContext], Any]
+if TYPE_CHECKING:
+    # Defaults (PEP 696) so that an unparameterized client is [Any, Any] to a type checker,
+    # not an error asking for annotations; type checkers always have typing_extensions.
+    from typing_extensions import TypeVar
+
+    K = TypeVar("K", default=Any)
+    V = TypeVar("V", default=Any)
+else:
+    from typing import TypeVar
+
+    K = TypeVar("K")
+    V = TypeVar("V")
 # A message still to be deserialized, or the error a batch stopped at (raised on the next call).
 _Pending = Union[Message, ConsumeError]
 
 
-class DeserializingConsumer(Consumer):
+def deserialize(msg: Message, key_deserializer: Any, value_deserializer: Any) -> Message:
+    """``msg`` with its key and value deserialized in place (the key first, then the value, with
+    one context whose ``field`` changes in between); both are set only once both succeeded.
+
+    :raises ~confluent_kafka.error.KeyDeserializationError: if the key deserializer raised.
+    :raises ~confluent_kafka.error.ValueDeserializationError: if the value deserializer raised.
+    """
+    ctx = SerializationContext(msg.topic(), MessageField.KEY, msg.headers())  # type: ignore[arg-type]
+    key: Any = msg.key()
+    if key_deserializer is not None:
+        try:
+            key = key_deserializer(key, ctx)
+        except Exception as e:
+            raise KeyDeserializationError(exception=e, kafka_message=msg) from e
+    value: Any = msg.value()
+    if value_deserializer is not None:
+        ctx.field = MessageField.VALUE
+        try:
+            value = value_deserializer(value, ctx)
+        except Exception as e:
+            raise ValueDeserializationError(exception=e, kafka_message=msg) from e
+    msg.set_key(key)
+    msg.set_value(value)
+    return msg
+
+
+class DeserializingConsumer(Consumer, Generic[K, V]):
     """A :class:`~confluent_kafka.Consumer` whose messages come back deserialized.
 
-    Besides the usual client settings the config takes two Python-only keys:
+    Besides the usual client settings the config takes these Python-only keys:
 
     * ``key.deserializer``: ``fn(data, ctx) -> object`` (e.g. a
       :class:`~confluent_kafka.serialization.StringDeserializer`); without it keys stay bytes.
     * ``value.deserializer``: the same for values.
+    * ``key.deserializer.builder`` / ``value.deserializer.builder``: a
+      :class:`~confluent_kafka.serialization.DeserializerBuilder` that makes the deserializer
+      from the configuration instead (one or the other, not both). The consumer owns what a
+      builder made and closes it in :meth:`close`; ready-made deserializers stay the caller's.
 
     :meth:`poll`, :meth:`consume` and iteration return :class:`~confluent_kafka.Message` objects
     whose ``key()`` and ``value()`` are the deserialized objects. An error event raises
@@ -32,38 +73,58 @@ class DeserializingConsumer(Consumer):
     :class:`~confluent_kafka.error.KeyDeserializationError` or
     :class:`~confluent_kafka.error.ValueDeserializationError`; the message concerned is the
     exception's ``kafka_message``, and consumption continues after it on the next call.
+    Deserializers that need the cluster id get a resolver through ``set_cluster_id_resolver``.
+
+    :param conf: the configuration; keyword arguments are merged over it.
+    :raises ValueError: if a deserializer and its builder are both configured.
     """
 
-    def __init__(self, conf: Optional[Mapping[str, Any]] = None, /, **kwargs: Any) -> None:
-        client_conf, taken = _split_conf(conf, kwargs, ("key.deserializer", "value.deserializer"))
-        self._key_deserializer: Optional[_DeserializerFn] = taken.get("key.deserializer")
-        self._value_deserializer: Optional[_DeserializerFn] = taken.get("value.deserializer")
+    def __init__(self, conf: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
+        specs, rest = _serdes.take_specs(conf, kwargs, "key.deserializer", "value.deserializer")
+        serdes, self._owned_serdes, client_conf = _serdes.build(specs, rest)
+        self._key_deserializer, self._value_deserializer = serdes
         # Messages of a batch left over when consume() stopped at a failing one.
         self._pending: Deque[_Pending] = deque()
-        super().__init__(client_conf)
+        try:
+            super().__init__(client_conf)
+            _serdes.offer("set_cluster_id_resolver", _serdes.ClusterIdResolver(self.cluster_id), serdes)
+        except BaseException:
+            owned, self._owned_serdes = self._owned_serdes, []
+            _serdes.close_quietly(owned)
+            raise
 
     def _deserialize(self, msg: Message) -> Message:
-        """``msg`` with its key and value deserialized in place; raises ConsumeError and kin."""
+        """``msg`` deserialized in place; raises ConsumeError and kin."""
         err = msg.error()
         if err is not None:
             raise ConsumeError(err, kafka_message=msg)
-        headers = msg.headers()
-        if self._value_deserializer is not None:
-            ctx = SerializationContext(msg.topic(), MessageField.VALUE, headers)
-            try:
-                value = self._value_deserializer(msg.value(), ctx)
-            except Exception as e:
-                raise ValueDeserializationError(e, msg) from e
-        if self._key_deserializer is not None:
-            ctx = SerializationContext(msg.topic(), MessageField.KEY, headers)
-            try:
-                key = self._key_deserializer(msg.key(), ctx)
-            except Exception as e:
-                raise KeyDeserializationError(e, msg) from e
-            msg.set_key(key)
-        if self._value_deserializer is not None:
-            msg.set_value(value)
-        return msg
+        return deserialize(msg, self._key_deserializer, self._value_deserializer)
+
+    def cluster_id(self, timeout: float = -1) -> str:
+        """The id of the Kafka cluster, from broker metadata.
+
+        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
+        :returns: the cluster id.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        """
+        inner = getattr(super(), "cluster_id", None)
+        if inner is not None:
+            result: str = inner(timeout)
+            return result
+        return _serdes.cluster_id_from_metadata(self, timeout)
+
+    def close(self) -> None:
+        """Leave the group and close the consumer (as ``Consumer.close``), then the
+        deserializers it built. Idempotent; if closing the consumer raises, the deserializers
+        are kept for the next call."""
+        super().close()
+        owned, self._owned_serdes = self._owned_serdes, []
+        _serdes.close_all(owned)
+
+    def __exit__(self, *exc: object) -> Optional[bool]:
+        """Close the consumer and its deserializers (see :meth:`close`)."""
+        self.close()
+        return None
 
     def _take_pending(self, limit: int) -> List[_Pending]:
         return [self._pending.popleft() for _ in range(min(limit, len(self._pending)))]
@@ -116,7 +177,7 @@ class DeserializingConsumer(Consumer):
         batch: List[_Pending] = list(super().consume(num_messages, timeout))
         return self._deserialize_all(batch)
 
-    def __iter__(self) -> "DeserializingConsumer":
+    def __iter__(self) -> "DeserializingConsumer[K, V]":
         """Iterate over deserialized messages; ``consumer_timeout_ms`` of idleness ends the loop."""
         super().__iter__()
         return self

@@ -9,7 +9,7 @@ deserialization forms) from :meth:`DeserializingConsumer.poll`.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Type
+from typing import Any, Optional, Tuple
 
 from .cimpl import KafkaError, KafkaException, Message
 from .serialization import SerializationError
@@ -39,8 +39,12 @@ class _KafkaClientError(KafkaException):
         self.kafka_message = kafka_message
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        # The subclasses' __init__ signatures differ from args; rebuild from the parts instead.
-        return (_restore, (type(self), self.args[0], self.exception, self.kafka_message))
+        # Rebuilt through the constructor of the concrete class, which upstream's classes of
+        # the same names take too: a pickle made here loads there, and back.
+        return (type(self), self._init_args(), self.__dict__)
+
+    def _init_args(self) -> Tuple[Any, ...]:
+        return (self.args[0], self.exception, self.kafka_message)
 
     @property
     def code(self) -> int:
@@ -55,15 +59,9 @@ class _KafkaClientError(KafkaException):
         return err.name()
 
 
-def _restore(cls: Type[_KafkaClientError], kafka_error: KafkaError, exception: Optional[BaseException],
-             kafka_message: Optional[Message]) -> _KafkaClientError:
-    err = cls.__new__(cls)
-    _KafkaClientError.__init__(err, kafka_error, exception, kafka_message)
-    return err
-
-
 def _error_for(code: int, exception: Optional[BaseException]) -> KafkaError:
-    return KafkaError(code, str(exception) if exception is not None else None)
+    # The text is str(exception), "None" included, as upstream's.
+    return KafkaError(code, str(exception))
 
 
 class ConsumeError(_KafkaClientError):
@@ -83,12 +81,18 @@ class KeyDeserializationError(ConsumeError, SerializationError):
     def __init__(self, exception: Optional[BaseException] = None, kafka_message: Optional[Message] = None) -> None:
         super().__init__(_error_for(KafkaError._KEY_DESERIALIZATION, exception), exception, kafka_message)
 
+    def _init_args(self) -> Tuple[Any, ...]:
+        return (self.exception, self.kafka_message)
+
 
 class ValueDeserializationError(ConsumeError, SerializationError):
     """The value deserializer failed; ``exception`` is what it raised."""
 
     def __init__(self, exception: Optional[BaseException] = None, kafka_message: Optional[Message] = None) -> None:
         super().__init__(_error_for(KafkaError._VALUE_DESERIALIZATION, exception), exception, kafka_message)
+
+    def _init_args(self) -> Tuple[Any, ...]:
+        return (self.exception, self.kafka_message)
 
 
 class ProduceError(_KafkaClientError):
@@ -97,6 +101,9 @@ class ProduceError(_KafkaClientError):
     def __init__(self, kafka_error: KafkaError, exception: Optional[BaseException] = None) -> None:
         super().__init__(kafka_error, exception)
 
+    def _init_args(self) -> Tuple[Any, ...]:
+        return (self.args[0], self.exception)
+
 
 class KeySerializationError(ProduceError, SerializationError):
     """The key serializer failed; ``exception`` is what it raised."""
@@ -104,9 +111,15 @@ class KeySerializationError(ProduceError, SerializationError):
     def __init__(self, exception: Optional[BaseException] = None) -> None:
         super().__init__(_error_for(KafkaError._KEY_SERIALIZATION, exception), exception)
 
+    def _init_args(self) -> Tuple[Any, ...]:
+        return (self.exception,)
+
 
 class ValueSerializationError(ProduceError, SerializationError):
     """The value serializer failed; ``exception`` is what it raised."""
 
     def __init__(self, exception: Optional[BaseException] = None) -> None:
         super().__init__(_error_for(KafkaError._VALUE_SERIALIZATION, exception), exception)
+
+    def _init_args(self) -> Tuple[Any, ...]:
+        return (self.exception,)

@@ -2,78 +2,147 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Generic, Mapping, Optional
 
-from .cimpl import KafkaError, Message, Producer
+from ._types import DeliveryCallback, HeadersType
+from .cimpl import Producer
 from .error import KeySerializationError, ValueSerializationError
 from .serialization import MessageField, SerializationContext
+from .serialization import _serdes
 
 __all__ = ["SerializingProducer"]
 
-_SerializerFn = Callable[[Any, SerializationContext], Optional[bytes]]
-_Headers = Union[Sequence[Tuple[str, Union[str, bytes, None]]], Mapping[str, Union[str, bytes, None]]]
+if TYPE_CHECKING:
+    # Defaults (PEP 696) so that an unparameterized client is [Any, Any] to a type checker,
+    # not an error asking for annotations; type checkers always have typing_extensions.
+    from typing_extensions import TypeVar
+
+    K = TypeVar("K", default=Any)
+    V = TypeVar("V", default=Any)
+else:
+    from typing import TypeVar
+
+    K = TypeVar("K")
+    V = TypeVar("V")
 
 
-def _split_conf(conf: Optional[Mapping[str, Any]], kwargs: Dict[str, Any], names: Sequence[str]
-                ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-    """(client config, the Python-only ``names`` taken out of it); kwargs merge over conf."""
-    if conf is not None and not isinstance(conf, Mapping):
-        raise TypeError(f"conf must be a dict, not {type(conf).__name__}")
-    merged = {**(conf or {}), **kwargs}
-    taken = {n: merged.pop(n) for n in names if n in merged}
-    for name, fn in taken.items():
-        if fn is not None and not callable(fn):
-            raise TypeError(f"{name} must be callable as fn(obj, ctx), not {type(fn).__name__}")
-    return merged, taken
-
-
-class SerializingProducer(Producer):
+class SerializingProducer(Producer, Generic[K, V]):
     """A :class:`~confluent_kafka.Producer` that runs keys and values through serializers.
 
-    Besides the usual client settings the config takes two Python-only keys:
+    Besides the usual client settings the config takes these Python-only keys:
 
     * ``key.serializer``: ``fn(key, ctx) -> bytes | None`` (e.g. a
       :class:`~confluent_kafka.serialization.StringSerializer`); without it keys are sent as given.
     * ``value.serializer``: the same for values.
+    * ``key.serializer.builder`` / ``value.serializer.builder``: a
+      :class:`~confluent_kafka.serialization.SerializerBuilder` that makes the serializer from
+      the configuration instead (one or the other, not both). The producer owns what a builder
+      made and closes it in :meth:`close`; ready-made serializers stay the caller's.
 
     ``ctx`` is a :class:`~confluent_kafka.serialization.SerializationContext` with the topic, the
     field and the headers. A serializer that raises makes :meth:`produce` raise
     :class:`~confluent_kafka.error.KeySerializationError` or
     :class:`~confluent_kafka.error.ValueSerializationError`; nothing is enqueued then.
+    Serializers that need the cluster id get a resolver through ``set_cluster_id_resolver``.
+
+    The class is generic in the key and value types ``produce()`` takes
+    (``SerializingProducer[str, dict]``).
+
+    :param conf: the configuration; keyword arguments are merged over it.
+    :raises ValueError: if a serializer and its builder are both configured.
     """
 
-    def __init__(self, conf: Optional[Mapping[str, Any]] = None, /, **kwargs: Any) -> None:
-        client_conf, taken = _split_conf(conf, kwargs, ("key.serializer", "value.serializer"))
-        self._key_serializer: Optional[_SerializerFn] = taken.get("key.serializer")
-        self._value_serializer: Optional[_SerializerFn] = taken.get("value.serializer")
-        super().__init__(client_conf)
+    def __init__(self, conf: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
+        specs, rest = _serdes.take_specs(conf, kwargs, "key.serializer", "value.serializer")
+        serdes, self._owned_serdes, client_conf = _serdes.build(specs, rest)
+        self._key_serializer, self._value_serializer = serdes
+        self._closed = False
+        try:
+            super().__init__(client_conf)
+            _serdes.offer("set_cluster_id_resolver", _serdes.ClusterIdResolver(self.cluster_id), serdes)
+        except BaseException:
+            owned, self._owned_serdes = self._owned_serdes, []
+            _serdes.close_quietly(owned)
+            raise
 
     def produce(  # type: ignore[override]  # key before value, as upstream's SerializingProducer
         self,
         topic: str,
-        key: Any = None,
-        value: Any = None,
+        key: Optional[K] = None,
+        value: Optional[V] = None,
         partition: int = -1,
-        on_delivery: Optional[Callable[[Optional[KafkaError], Message], object]] = None,
+        on_delivery: Optional[DeliveryCallback] = None,
         timestamp: int = 0,
-        headers: Optional[_Headers] = None,
+        headers: Optional[HeadersType] = None,
     ) -> None:
         """Serialize ``key`` and ``value``, then enqueue the message like ``Producer.produce``.
 
-        Raises KeySerializationError / ValueSerializationError when a serializer fails,
-        BufferError when the local queue is full, KafkaException for other errors.
+        The key serializer runs first, then the value serializer, with one context whose
+        ``field`` changes from KEY to VALUE in between.
+
+        :param topic: the topic to produce to.
+        :param key: the key, handed to ``key.serializer``.
+        :param value: the value, handed to ``value.serializer``.
+        :param partition: the partition, or -1 for the configured partitioner.
+        :param on_delivery: ``on_delivery(err, msg)`` for this message.
+        :param timestamp: CreateTime in milliseconds since the epoch; 0 for now.
+        :param headers: the headers (a dict or a list of (name, value) pairs).
+        :raises RuntimeError: if the producer was closed (before any serializer runs).
+        :raises TypeError: if ``topic`` is not a str (before any serializer runs).
+        :raises ~confluent_kafka.error.KeySerializationError: if the key serializer raised.
+        :raises ~confluent_kafka.error.ValueSerializationError: if the value serializer raised.
+        :raises BufferError: if the local queue is full.
+        :raises ~confluent_kafka.KafkaException: for other errors.
         """
+        # Checked before the serializers run: they may have side effects (schema registration).
+        if self._closed:
+            raise RuntimeError("Producer has been closed")
+        if not isinstance(topic, str):
+            raise TypeError(f"topic must be a str, not {type(topic).__name__}")
+        key_data: Any = key
+        value_data: Any = value
+        ctx = SerializationContext(topic, MessageField.KEY, headers)
         if self._key_serializer is not None:
-            ctx = SerializationContext(topic, MessageField.KEY, headers)
             try:
-                key = self._key_serializer(key, ctx)
+                key_data = self._key_serializer(key, ctx)
             except Exception as e:
                 raise KeySerializationError(e) from e
+        ctx.field = MessageField.VALUE
         if self._value_serializer is not None:
-            ctx = SerializationContext(topic, MessageField.VALUE, headers)
             try:
-                value = self._value_serializer(value, ctx)
+                value_data = self._value_serializer(value, ctx)
             except Exception as e:
                 raise ValueSerializationError(e) from e
-        super().produce(topic, value, key, partition=partition, on_delivery=on_delivery,
+        super().produce(topic, value_data, key_data, partition=partition, on_delivery=on_delivery,
                         timestamp=timestamp, headers=headers)
+
+    def cluster_id(self, timeout: float = -1) -> str:
+        """The id of the Kafka cluster, from broker metadata.
+
+        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
+        :returns: the cluster id.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        """
+        inner = getattr(super(), "cluster_id", None)
+        if inner is not None:
+            result: str = inner(timeout)
+            return result
+        return _serdes.cluster_id_from_metadata(self, timeout)
+
+    def close(self, *args: Any, **kwargs: Any) -> bool:
+        """Flush and close the producer (as ``Producer.close``), then the serializers it built.
+
+        Idempotent. If closing the producer raises, the serializers are kept for the next call.
+
+        :returns: what ``Producer.close`` returned.
+        """
+        result: bool = super().close(*args, **kwargs)
+        self._closed = True
+        owned, self._owned_serdes = self._owned_serdes, []
+        _serdes.close_all(owned)
+        return result
+
+    def __exit__(self, *exc: object) -> Optional[bool]:
+        """Close the producer and its serializers (see :meth:`close`)."""
+        self.close()
+        return None

@@ -50,6 +50,7 @@ def test_produce_error_wraps_any_kafka_error() -> None:
 def test_errors_without_a_cause_still_work() -> None:
     err = KeySerializationError()
     assert err.exception is None and err.code == KafkaError._KEY_SERIALIZATION
+    assert err.args[0].str() == "None"  # str(exception), as upstream
 
 
 @pytest.mark.parametrize("make", [
@@ -66,6 +67,15 @@ def test_errors_pickle_with_their_parts(make) -> None:  # type: ignore[no-untype
     assert type(back.exception) is type(err.exception)
     if err.kafka_message is not None:
         assert back.kafka_message.value() == err.kafka_message.value()
+
+
+def test_serialization_error_pickles_through_the_constructor() -> None:
+    # (class, constructor arguments, state): what upstream's classes of the same names take too.
+    cls, args, state = KeySerializationError(ValueError("k")).__reduce__()
+    assert cls is KeySerializationError and len(args) == 1 and isinstance(args[0], ValueError)
+    assert set(state) == {"exception", "kafka_message"}
+    cls, args, _ = ConsumeError(KafkaError(KafkaError._TRANSPORT)).__reduce__()
+    assert cls is ConsumeError and args[0].code() == KafkaError._TRANSPORT
 
 
 def test_error_module_reexports_the_core_types() -> None:

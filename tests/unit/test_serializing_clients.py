@@ -13,15 +13,20 @@ from confluent_kafka import (
     Consumer,
     DeserializingConsumer,
     KafkaError,
+    KafkaException,
     Message,
     Producer,
     SerializingProducer,
 )
 from confluent_kafka.error import KeySerializationError, ValueSerializationError
 from confluent_kafka.serialization import (
+    DeserializerBuilder,
+    IntegerDeserializer,
     IntegerSerializer,
     MessageField,
     SerializationContext,
+    Serializer,
+    SerializerBuilder,
     StringSerializer,
 )
 
@@ -79,13 +84,22 @@ def test_serialized_bytes_are_what_is_enqueued(queued: Callable[..., Queued]) ->
     assert msgs[0].headers() == [("h", b"1")]
 
 
-def test_non_callable_serializer_is_a_type_error() -> None:
-    with pytest.raises(TypeError, match="value.serializer must be callable"):
-        SerializingProducer({"bootstrap.servers": NOWHERE, "value.serializer": "utf8"})
-    with pytest.raises(TypeError, match="key.deserializer must be callable"):
-        DeserializingConsumer({"group.id": "g", "key.deserializer": 42})
+def test_non_callable_serializer_fails_when_used(queued: Callable[..., Queued]) -> None:
+    q = queued(**{"value.serializer": "utf8"})
+    with pytest.raises(ValueSerializationError, match="'str' object is not callable"):
+        q.p.produce("t", value="x")
     with pytest.raises(TypeError, match="conf must be a dict"):
         SerializingProducer(["bootstrap.servers"])  # type: ignore[arg-type]
+
+
+def test_conf_by_keyword() -> None:
+    p = SerializingProducer(conf={"bootstrap.servers": NOWHERE, "key.serializer": IntegerSerializer()})
+    try:
+        with pytest.raises(KeySerializationError):
+            p.produce("t", key="7")
+    finally:
+        p.close()
+    DeserializingConsumer(conf={"group.id": "g", "value.deserializer": IntegerDeserializer()}).close()
 
 
 def test_unknown_config_still_fails_like_a_producer() -> None:
@@ -109,7 +123,8 @@ def test_failing_serializers_raise_and_enqueue_nothing(queued: Callable[..., Que
     with pytest.raises(KeySerializationError) as ki:
         q.p.produce("t", key="not an int", value="v")
     assert ki.value.code == KafkaError._KEY_SERIALIZATION
-    assert "IntegerSerializer" in str(ki.value.exception)
+    assert str(ki.value.exception) == "required argument is not an integer"
+    assert ki.value.args[0].str() == "required argument is not an integer"
     with pytest.raises(ValueSerializationError) as vi:
         q.p.produce("t", key=1, value=b"not a str")
     assert vi.value.code == KafkaError._VALUE_SERIALIZATION
@@ -135,12 +150,18 @@ def test_serializer_sees_topic_field_and_headers(queued: Callable[..., Queued]) 
         seen.append(ctx)
         return str(obj).encode()
 
-    q = queued(**{"key.serializer": record, "value.serializer": record})
+    fields: List[MessageField] = []
+
+    def record_field(obj: Any, ctx: SerializationContext) -> bytes:
+        fields.append(ctx.field)
+        return record(obj, ctx)
+
+    q = queued(**{"key.serializer": record_field, "value.serializer": record_field})
     q.p.produce("orders", key=1, value=2, headers=[("trace", b"abc")])
-    assert [(c.topic, c.field, c.headers) for c in seen] == [
-        ("orders", MessageField.KEY, [("trace", b"abc")]),
-        ("orders", MessageField.VALUE, [("trace", b"abc")]),
-    ]
+    # One context for both, as upstream: its field is KEY for the key, then VALUE.
+    assert fields == [MessageField.KEY, MessageField.VALUE]
+    assert seen[0] is seen[1]
+    assert (seen[0].topic, seen[0].headers) == ("orders", [("trace", b"abc")])
     assert [(m.key(), m.value()) for m in q.drain()] == [(b"1", b"2")]
 
 
@@ -163,3 +184,118 @@ def test_produce_arguments_by_keyword(queued: Callable[..., Queued]) -> None:
         q.p.poll(0.1)
     (m,) = per_message
     assert (m.key(), m.value(), m.partition(), m.headers()) == (b"k", b"v", 0, [("h", b"x")])
+
+
+def test_closed_producer_and_bad_topic_fail_before_the_serializers_run() -> None:
+    calls: List[Any] = []
+
+    def record(obj: Any, ctx: SerializationContext) -> bytes:
+        calls.append(obj)
+        return b"x"
+
+    p = SerializingProducer({"bootstrap.servers": NOWHERE, "value.serializer": record})
+    with pytest.raises(TypeError, match="topic must be a str, not int"):
+        p.produce(5, value=1)  # type: ignore[arg-type]
+    p.close()
+    with pytest.raises(RuntimeError, match="Producer has been closed"):
+        p.produce("t", value=1)
+    assert calls == []
+
+
+class Recorder(Serializer):
+    def __init__(self, log: List[str], name: str) -> None:
+        self.log, self.name = log, name
+
+    def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
+        return str(obj).encode()
+
+    def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
+        self.log.append(f"{self.name}: resolver")
+        self.resolver = resolver
+
+    def close(self) -> None:
+        self.log.append(f"{self.name}: close")
+
+
+class Builder(SerializerBuilder, DeserializerBuilder):
+    """Builds a Recorder and takes ``custom.<name>`` out of the configuration."""
+
+    def __init__(self, log: List[str], name: str) -> None:
+        self.log, self.name = log, name
+
+    def build(self, conf: Any, is_key: bool) -> Any:
+        self.log.append(f"{self.name}: build is_key={is_key} custom={conf.get('custom.' + self.name)}")
+        return Recorder(self.log, self.name), {k: v for k, v in conf.items() if k != "custom." + self.name}
+
+
+def test_builders_build_take_their_settings_and_are_closed_with_the_client() -> None:
+    log: List[str] = []
+    ready = Recorder(log, "ready")
+    p = SerializingProducer({"bootstrap.servers": NOWHERE, "key.serializer.builder": Builder(log, "k"),
+                             "value.serializer": ready, "custom.k": 1})
+    p.produce("t", key=1, value=2)
+    p.purge()
+    assert p.close() is True
+    p.close()
+    # custom.k never reached librdkafka (it would have refused it); only the built one is closed.
+    assert log == ["k: build is_key=True custom=1", "k: resolver", "ready: resolver", "k: close"]
+
+
+def test_a_setting_any_builder_consumes_is_kept_from_the_client() -> None:
+    log: List[str] = []
+    c = DeserializingConsumer({"group.id": "g", "key.deserializer.builder": Builder(log, "k"),
+                               "value.deserializer.builder": Builder(log, "v"), "custom.k": 1, "custom.v": 2})
+    with c:
+        pass
+    assert log == ["k: build is_key=True custom=1", "v: build is_key=False custom=2", "k: resolver",
+                   "v: resolver", "k: close", "v: close"]
+
+
+def test_serde_and_builder_together_are_refused() -> None:
+    with pytest.raises(ValueError, match="Cannot configure both value.serializer and value.serializer.builder"):
+        SerializingProducer({"value.serializer": StringSerializer(), "value.serializer.builder": Builder([], "v")})
+
+
+@pytest.mark.parametrize("result, text", [
+    (None, "value.serializer.builder must return a (serde, configuration) tuple from build(), got NoneType"),
+    ((StringSerializer(), []), "value.serializer.builder returned list as the leftover configuration"),
+])
+def test_a_builder_returning_something_else_is_refused(result: Any, text: str) -> None:
+    class Odd(SerializerBuilder):
+        def build(self, conf: Any, is_key: bool) -> Any:
+            return result
+
+    with pytest.raises(ValueError) as ei:
+        SerializingProducer({"value.serializer.builder": Odd()})
+    assert str(ei.value).startswith(text)
+
+
+def test_what_was_built_is_closed_when_construction_fails() -> None:
+    log: List[str] = []
+
+    class Failing(SerializerBuilder):
+        def build(self, conf: Any, is_key: bool) -> Any:
+            raise RuntimeError("no registry")
+
+    with pytest.raises(RuntimeError, match="no registry"):
+        SerializingProducer({"key.serializer.builder": Builder(log, "k"), "value.serializer.builder": Failing()})
+    with pytest.raises(Exception, match="no.such.key"):
+        SerializingProducer({"no.such.key": 1, "key.serializer.builder": Builder(log, "k2")})
+    assert log == ["k: build is_key=True custom=None", "k: close", "k2: build is_key=True custom=None", "k2: close"]
+
+
+def test_cluster_id_unreachable_times_out() -> None:
+    p = SerializingProducer({"bootstrap.servers": NOWHERE})
+    try:
+        start = time.monotonic()
+        with pytest.raises(KafkaException) as ei:
+            p.cluster_id(0.2)
+        assert ei.value.args[0].code() == KafkaError._TIMED_OUT
+        assert time.monotonic() - start < 10
+    finally:
+        p.close()
+
+
+def test_classes_are_generic() -> None:
+    assert SerializingProducer[str, int].__origin__ is SerializingProducer  # type: ignore[attr-defined]
+    assert DeserializingConsumer[str, bytes].__origin__ is DeserializingConsumer  # type: ignore[attr-defined]

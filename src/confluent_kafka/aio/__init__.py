@@ -1,4 +1,5 @@
-"""asyncio clients: :class:`AIOProducer` and :class:`AIOConsumer`.
+"""asyncio clients: :class:`AIOProducer` and :class:`AIOConsumer`, and their serializing forms
+:class:`AsyncSerializingProducer` and :class:`AsyncDeserializingConsumer`.
 
 They are driven by librdkafka's queue wake-ups on a descriptor the event loop watches
 (``loop.add_reader``): no thread polls and no thread pool runs. See ``docs/asyncio.md``.
@@ -6,5 +7,6 @@ They are driven by librdkafka's queue wake-ups on a descriptor the event loop wa
 
 from ._consumer import AIOConsumer
 from ._producer import AIOProducer
+from ._serde_clients import AsyncDeserializingConsumer, AsyncSerializingProducer
 
-__all__ = ["AIOConsumer", "AIOProducer"]
+__all__ = ["AIOConsumer", "AIOProducer", "AsyncDeserializingConsumer", "AsyncSerializingProducer"]

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
+from concurrent.futures import Executor
 from typing import Any, Awaitable, Callable, Dict, List, Literal, Optional, Union, overload
 
 from ..cimpl import Consumer, KafkaError, KafkaException, Message, TopicPartition
 from . import _slices
+from ._callbacks import Tasks
+from ._producer import cluster_id_of
 from ._wakeup import Wakeup
 
 _TICK = 1.0  # longest wait between two looks at the queue, should a wake-up ever be missed
@@ -20,23 +23,41 @@ RebalanceCallback = Callable[["AIOConsumer", List[TopicPartition]], Union[None, 
 class AIOConsumer:
     """An asyncio Kafka consumer.
 
-    ``AIOConsumer(conf, **kwargs)`` takes the same configuration as
-    :class:`confluent_kafka.Consumer`. ``await poll()``, ``await consume()`` and ``async for``
-    wait on a descriptor librdkafka writes to when messages or events arrive, then take what is
-    there with non-blocking calls: no thread polls, and a cancelled wait has taken nothing.
-    Rebalance callbacks may be plain functions or coroutine functions; they get this
-    AIOConsumer and the partitions.
+    ``AIOConsumer(consumer_conf, **kwargs)`` takes the same configuration as
+    :class:`confluent_kafka.Consumer` (keyword arguments are merged over ``consumer_conf``).
+    ``await poll()``, ``await consume()`` and ``async for`` wait on a descriptor librdkafka
+    writes to when messages or events arrive, then take what is there with non-blocking calls:
+    no thread polls, and a cancelled wait has taken nothing. Rebalance callbacks may be plain
+    functions or coroutine functions; they get this AIOConsumer and the partitions. So may
+    ``error_cb``, ``stats_cb``, ``throttle_cb`` and ``on_commit`` (each call then runs as a task).
+
+    :param consumer_conf: the configuration.
+    :param max_workers: upstream's thread-pool size; accepted and unused (no thread runs). A
+        value below 1 is refused with ValueError, as upstream refuses it.
+    :param executor: upstream's executor for its blocking calls; accepted and never used, nor
+        shut down (it stays the caller's).
+    :raises ValueError: if ``max_workers`` is below 1 and no ``executor`` is given.
     """
 
-    def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
-        self._c = Consumer(conf, **kwargs)
+    def __init__(self, consumer_conf: Optional[Dict[str, Any]] = None, max_workers: Optional[int] = 100,
+                 executor: Optional[Executor] = None, **kwargs: Any) -> None:
+        # Refused as upstream refuses it, though there is no pool here.
+        if executor is None and max_workers < 1:  # type: ignore[operator]
+            raise ValueError("max_workers must be at least 1")
+        self._rebalance: Optional["asyncio.Task[None]"] = None
+        self._rebalance_exc: Optional[BaseException] = None
+        self._tasks = Tasks(self._report, lambda: self._wake.loop)
+        self._c = Consumer(self._tasks.adapt({**(consumer_conf or {}), **kwargs}))
         self._wake = Wakeup(self._c._io_event_fd(), self._collect)
         self._results: Dict[int, "asyncio.Future[Any]"] = {}
         self._tokens = itertools.count(1)
-        self._rebalance: Optional["asyncio.Task[None]"] = None
-        self._rebalance_exc: Optional[BaseException] = None
         self._user_assigned = False
         self._closed = False
+
+    def _report(self, exc: BaseException) -> None:
+        """An ``async def`` callback raised: surface it from the next poll() or consume()."""
+        if self._rebalance_exc is None:
+            self._rebalance_exc = exc
 
     # ---- wake-ups --------------------------------------------------------------------------
 
@@ -125,6 +146,7 @@ class AIOConsumer:
         Returns None on timeout. Cancelling the call loses no message: messages are only taken
         from librdkafka after the wait is over.
         """
+        _slices.check_timeout(timeout)
         loop = self._enter()
         deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
         c = self._c
@@ -155,6 +177,7 @@ class AIOConsumer:
 
         With ``by_partition`` the result is a dict of ``TopicPartition -> [Message]``.
         """
+        _slices.check_timeout(timeout)
         loop = self._enter()
         deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
         c = self._c
@@ -186,7 +209,7 @@ class AIOConsumer:
             if self._closed:
                 raise StopAsyncIteration
             try:
-                msg = await self.poll()
+                msg = await AIOConsumer.poll(self)
             except RuntimeError:
                 if self._closed:
                     raise StopAsyncIteration
@@ -195,9 +218,17 @@ class AIOConsumer:
                 continue
             err = msg.error()
             if err is None:
-                return msg
+                return await self._iterated(msg)
             if err.code() != KafkaError._PARTITION_EOF:
-                raise KafkaException(err)
+                raise self._iteration_error(err, msg)
+
+    async def _iterated(self, msg: Message) -> Message:
+        """What ``async for`` yields for ``msg`` (subclasses deserialize it)."""
+        return msg
+
+    def _iteration_error(self, err: KafkaError, msg: Message) -> Exception:
+        """What ``async for`` raises for an error event."""
+        return KafkaException(err)
 
     # ---- offsets ---------------------------------------------------------------------------
 
@@ -329,6 +360,16 @@ class AIOConsumer:
         self._enter()
         return await _slices.bounded(lambda t: self._c.list_topics(topic, t), timeout)
 
+    async def cluster_id(self, timeout: float = -1) -> str:
+        """The id of the Kafka cluster, from broker metadata (queried in bounded slices).
+
+        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
+        :returns: the cluster id.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        """
+        self._enter()
+        return await cluster_id_of(self._c, timeout)
+
     async def set_sasl_credentials(self, username: str, password: str) -> None:
         """Set the SASL PLAIN/SCRAM credentials used on the next authentication."""
         self._enter()
@@ -374,6 +415,7 @@ class AIOConsumer:
         self._results.clear()
         self._wake.unbind()
         c.close()
+        await self._tasks.settle()
         if raised is not None:
             raise raised
 

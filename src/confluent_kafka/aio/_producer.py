@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from asyncio import get_running_loop as _running_loop
+from concurrent.futures import Executor
 from functools import partial
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from ..cimpl import KafkaError, KafkaException, Message, Producer
+from ..serialization import _serdes
 from . import _slices
+from ._callbacks import Tasks
 from ._wakeup import Wakeup
 
 _SERVE_ROUNDS = 64  # poll(0) calls per wake-up before yielding to other callbacks of the loop
@@ -59,30 +62,63 @@ class _Batch:
 class AIOProducer:
     """An asyncio Kafka producer.
 
-    ``AIOProducer(conf, **kwargs)`` takes the same configuration as :class:`confluent_kafka.Producer`.
+    ``AIOProducer(producer_conf, **kwargs)`` takes the same configuration as
+    :class:`confluent_kafka.Producer` (keyword arguments are merged over ``producer_conf``).
     ``linger.ms`` defaults to 1 (librdkafka's default is 5), since asyncio code usually awaits
-    its deliveries. Delivery reports, error/stats/throttle/log callbacks are served on the event loop as soon as
-    librdkafka queues them: the loop watches a descriptor librdkafka writes to, so no thread polls.
+    its deliveries. Delivery reports, error/stats/throttle/log callbacks are served on the event
+    loop as soon as librdkafka queues them: the loop watches a descriptor librdkafka writes to,
+    so no thread polls and no thread pool runs. ``error_cb``, ``stats_cb``, ``throttle_cb`` and
+    ``on_delivery`` may be plain functions or ``async def`` (then each call runs as a task).
 
     ``await producer.produce(...)`` enqueues a message and returns an :class:`asyncio.Future`
     that resolves to the delivered :class:`~confluent_kafka.Message` (or raises
     :class:`~confluent_kafka.KafkaException`); ``await producer.produce_and_wait(...)`` does both
     steps in one await.
+
+    The other parameters are upstream's, where they size its thread pool and its Python-side
+    message buffer. Neither exists here, and they change nothing:
+
+    :param producer_conf: the configuration.
+    :param max_workers: upstream's thread-pool size; accepted and unused (no thread runs). A
+        value below 1 is refused with ValueError, as upstream refuses it.
+    :param executor: upstream's executor for its blocking calls; accepted and never used, nor
+        shut down (it stays the caller's).
+    :param batch_size: upstream hands its buffered messages to librdkafka once this many are
+        waiting. Here every ``produce()`` hands its message to librdkafka at once and librdkafka
+        makes the batches: ``batch.num.messages`` and ``batch.size`` bound a batch and
+        ``linger.ms`` is how long it may wait to fill. Accepted and unused.
+    :param buffer_timeout: upstream hands over a partly filled buffer after this many seconds
+        without a new message, so a lone message waited up to that long. Here it waits at most
+        ``linger.ms`` (1 ms unless configured). Accepted and unused; set ``linger.ms`` to trade
+        latency for larger batches.
+    :raises ValueError: if ``max_workers`` is below 1 and no ``executor`` is given.
     """
 
-    def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
-        merged = {**(conf or {}), **kwargs}
+    def __init__(self, producer_conf: Optional[Dict[str, Any]] = None, max_workers: Optional[int] = 4,
+                 executor: Optional[Executor] = None, batch_size: int = 1000, buffer_timeout: float = 1.0,
+                 **kwargs: Any) -> None:
+        # Refused as upstream's thread pool refuses it, though there is no pool here.
+        if executor is None and max_workers is not None and max_workers <= 0:
+            raise ValueError("max_workers must be greater than 0")
+        _ = buffer_timeout > 0  # compared as upstream's timer set-up does: a non-number fails alike
+        self._exc: Optional[BaseException] = None
+        self._closed = False
+        self._loop: Optional[asyncio.AbstractEventLoop] = None  # the loop _enter() bound last
+        self._tasks = Tasks(self._report, lambda: self._wake.loop)
+        merged = self._tasks.adapt({**(producer_conf or {}), **kwargs})
         if not any(k in merged for k in _LINGER_KEYS):
             # Asyncio code usually awaits its deliveries: wait 1 ms for a batch to fill, not 5.
             merged["linger.ms"] = DEFAULT_LINGER_MS
         self._p = Producer(merged)
         self._wake = Wakeup(self._p._io_event_fd(), self._serve)
-        self._exc: Optional[BaseException] = None
         self._served = 0
         self._in_txn = False
-        self._closed = False
         self._serve_pending = False
-        self._loop: Optional[asyncio.AbstractEventLoop] = None  # the loop _enter() bound last
+
+    def _report(self, exc: BaseException) -> None:
+        """An ``async def`` callback raised: surface it from the next call."""
+        if self._exc is None:
+            self._exc = exc
 
     # ---- serving ---------------------------------------------------------------------------
 
@@ -150,7 +186,7 @@ class AIOProducer:
         loop = self._enter_fast()
         fut: "asyncio.Future[Message]" = loop.create_future()
         user_cb = on_delivery if on_delivery is not None else callback
-        settle = _settle if user_cb is None else partial(_settle_and_call, user_cb)
+        settle = _settle if user_cb is None else partial(_settle_and_call, self._tasks.wrap(user_cb))
         while True:
             try:
                 self._p._produce_with(fut, settle, topic, value, key, partition, timestamp, headers)
@@ -220,12 +256,14 @@ class AIOProducer:
 
     # ---- serving calls ---------------------------------------------------------------------
 
-    async def poll(self, timeout: Optional[float] = None) -> int:
+    async def poll(self, timeout: Optional[float] = 0) -> int:
         """Serve events (delivery reports are served on their own; this waits for the next ones).
 
-        Returns the number of events served, waiting up to ``timeout`` seconds (None: until
-        something was served) when none were ready.
+        :param timeout: seconds to wait when nothing is ready: 0 (the default) does not wait,
+            None or a negative number waits until something was served.
+        :returns: the number of events served.
         """
+        _slices.check_timeout(timeout)
         loop = self._enter()
         start = self._served
         self._serve()
@@ -244,6 +282,7 @@ class AIOProducer:
 
         Returns the number of messages still queued when ``timeout`` (None: no limit) passed.
         """
+        _slices.check_timeout(timeout)
         loop = self._enter()
         deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
         p = self._p
@@ -265,7 +304,9 @@ class AIOProducer:
         self._serve()
 
     def __len__(self) -> int:
-        """Messages and requests waiting to be delivered."""
+        """Messages and requests waiting to be delivered (0 once closed)."""
+        if self._closed:
+            return 0
         return len(self._p)
 
     # ---- transactions ----------------------------------------------------------------------
@@ -311,6 +352,16 @@ class AIOProducer:
         self._enter()
         return await _slices.bounded(lambda t: self._p.list_topics(topic, t), timeout)
 
+    async def cluster_id(self, timeout: float = -1) -> str:
+        """The id of the Kafka cluster, from broker metadata (queried in bounded slices).
+
+        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
+        :returns: the cluster id.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        """
+        self._enter()
+        return await cluster_id_of(self._p, timeout)
+
     async def set_sasl_credentials(self, username: str, password: str) -> None:
         """Set the SASL PLAIN/SCRAM credentials used on the next authentication."""
         self._enter()
@@ -338,6 +389,7 @@ class AIOProducer:
         self._closed = True
         self._wake.unbind()
         self._p.close(0)
+        await self._tasks.settle()
 
     async def __aenter__(self) -> "AIOProducer":
         self._enter()
@@ -345,3 +397,19 @@ class AIOProducer:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
+
+
+async def cluster_id_of(client: Any, timeout: Optional[float]) -> str:
+    """``client.cluster_id(timeout)`` in bounded slices of the loop (from broker metadata where
+    the client has no ``cluster_id``)."""
+    inner = getattr(client, "cluster_id", None)
+
+    def attempt(seconds: float) -> str:
+        if inner is not None:
+            found: str = inner(seconds)
+            return found
+        return _serdes.cluster_id_from_metadata(client, seconds)
+
+    _slices.check_timeout(timeout)
+    result: str = await _slices.bounded(attempt, None if timeout is None or timeout < 0 else timeout)
+    return result

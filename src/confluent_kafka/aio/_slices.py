@@ -34,6 +34,12 @@ def _timed_out(exc: KafkaException) -> bool:
 _NOT_YET = (KafkaError._TIMED_OUT, KafkaError._TRANSPORT)
 
 
+def check_timeout(timeout: Any) -> None:
+    """Refuse a timeout that is not a number of seconds (None is allowed: no limit)."""
+    if timeout is not None and not isinstance(timeout, (int, float)):
+        raise TypeError(f"must be real number, not {type(timeout).__name__}")
+
+
 def _deadline(loop: asyncio.AbstractEventLoop, timeout: Optional[float]) -> Optional[float]:
     return None if timeout is None or timeout < 0 else loop.time() + timeout
 
