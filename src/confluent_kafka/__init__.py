@@ -9,7 +9,8 @@ and the serializing clients :class:`SerializingProducer` and :class:`Deserializi
 (their serializers live in :mod:`confluent_kafka.serialization`).
 """
 
-from ._model import ThrottleEvent
+from ._model import AcknowledgeType, Messages, ThrottleEvent
+from . import _share  # installs the share consumer names into cimpl, as upstream has them there
 from .admin import (
     ConsumerGroupState,
     ConsumerGroupTopicPartitions,
@@ -31,11 +32,14 @@ from .cimpl import (
     TIMESTAMP_LOG_APPEND_TIME,
     TIMESTAMP_NOT_AVAILABLE,
     ArrowBatch,
+    ConcurrentModificationException,
     Consumer,
+    IllegalStateException,
     KafkaError,
     KafkaException,
     Message,
     Producer,
+    ShareConsumer,
     TopicPartition,
     consistent,
     fnv1a,
@@ -45,10 +49,17 @@ from .cimpl import (
 )
 from . import serialization
 from .deserializing_consumer import DeserializingConsumer
+from .deserializing_share_consumer import DeserializingShareConsumer
 from .serializing_producer import SerializingProducer
 
 __all__ = [
+    "AcknowledgeType",
     "ArrowBatch",
+    "ConcurrentModificationException",
+    "DeserializingShareConsumer",
+    "IllegalStateException",
+    "Messages",
+    "ShareConsumer",
     "Consumer",
     "ConsumerGroupState",
     "DeserializingConsumer",

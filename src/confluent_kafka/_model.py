@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-__all__ = ["ThrottleEvent"]
+from enum import IntEnum
+from typing import TYPE_CHECKING, Iterable, Iterator, List, Union, overload
+
+if TYPE_CHECKING:
+    from .cimpl import Message
+
+__all__ = ["AcknowledgeType", "Messages", "ThrottleEvent"]
 
 
 class ThrottleEvent:
@@ -67,3 +73,70 @@ from .admin._model_types import (  # noqa: E402,F401
     TopicCollection,
     TopicPartitionInfo,
 )
+class AcknowledgeType(IntEnum):
+    """How a share consumer tells the broker to treat a record it was given (KIP-932).
+
+    The values are those of ``cimpl.SHARE_ACKNOWLEDGE_TYPE_*``.
+    """
+
+    #: Processed: the broker will not deliver the record again.
+    ACCEPT = 1
+    #: Not processed: the broker may deliver the record again, to any member of the group.
+    RELEASE = 2
+    #: Not processable: the broker will not deliver the record again.
+    REJECT = 3
+
+
+class Messages:
+    """A batch of records as ``ShareConsumer.poll()`` returns it: read-only, sized, iterable
+    and indexable (a slice is a ``Messages`` again).
+
+    :param messages: the records of the batch.
+    """
+
+    def __init__(self, messages: Iterable[Message] = ()) -> None:
+        # The attribute's name is what a pickled batch carries (upstream's too).
+        self._records: List[Message] = list(messages)
+
+    def records(self) -> List[Message]:
+        """The records, as a new list (changing it leaves the batch as it is).
+
+        :returns: the records in order.
+        """
+        return self._records[:]
+
+    def count(self) -> int:
+        """How many records the batch holds.
+
+        :returns: the number of records.
+        """
+        return len(self._records)
+
+    def is_empty(self) -> bool:
+        """Whether the batch holds no record.
+
+        :returns: True for an empty batch.
+        """
+        return not self._records
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self._records)
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> "Messages": ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[Message, "Messages"]:
+        if isinstance(index, slice):
+            part = type(self).__new__(type(self))
+            part._records = self._records[index]
+            return part
+        return self._records[index]
+
+    def __repr__(self) -> str:
+        return f"Messages({self._records!r})"

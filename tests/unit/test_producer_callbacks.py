@@ -304,6 +304,52 @@ def test_message_timeout_delivery_report(make_producer: Callable[..., Producer],
     assert msg.offset() is None
 
 
+def test_flush_serves_what_arrives_during_delivery_callbacks(
+        make_producer: Callable[..., Producer]) -> None:
+    # A delivery callback runs after librdkafka's flush found the queue empty; whatever it causes
+    # to be queued (here a second report) is still flush()'s to serve, and flush() returns 0.
+    seen: List[bytes] = []
+    p = make_producer(broker=False)
+
+    def cb(err: Any, msg: Message) -> None:
+        seen.append(msg.value())
+        if msg.value() == b"first":
+            p.produce("t", b"second", on_delivery=cb)
+            p.purge(in_flight=False)
+
+    p.produce("t", b"first", on_delivery=cb)
+    p.purge()
+    assert p.flush(10) == 0
+    assert seen == [b"first", b"second"]
+    assert len(p) == 0
+
+
+def test_flush_counts_messages_not_events_that_follow_them(
+        make_producer: Callable[..., Producer], unreachable: str) -> None:
+    # The scan that times a message out also retries metadata, and the failed connect queues a
+    # "brokers are down" error right behind the delivery report. Another thread holding the GIL
+    # when flush() comes back for it (any busy test run) let that error be counted as "left".
+    stop = threading.Event()
+
+    def hold_gil() -> None:
+        while not stop.is_set():
+            sum(range(1000))
+
+    spinner = threading.Thread(target=hold_gil)
+    spinner.start()
+    try:
+        for _ in range(3):
+            cb = Collector()
+            p = make_producer({"bootstrap.servers": unreachable, "message.timeout.ms": 200},
+                              on_delivery=cb)
+            p.produce("t", b"never")
+            assert p.flush(30) == 0
+            assert [err.code() for err, _ in cb.calls] == [KafkaError._MSG_TIMED_OUT]
+    finally:
+        stop.set()
+        spinner.join()
+
+
 def test_callbacks_from_another_thread(make_producer: Callable[..., Producer]) -> None:
     cb = Collector()
     p = make_producer(on_delivery=cb)

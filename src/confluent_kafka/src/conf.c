@@ -163,6 +163,27 @@ static int apply_defaults(rd_kafka_conf_t *conf, PyObject *given) {
     return 0;
 }
 
+/* sasl.oauthbearer.metadata.authentication.type=aws_iam is served in Python (this librdkafka
+ * rejects the value): confluent_kafka._oauthbearer.prepare_config(merged) checks the related
+ * keys and swaps the marker for an oauth_cb that fetches tokens from AWS STS. */
+static int conf_prepare_oauthbearer(PyObject *merged) {
+    static const char marker[] = "sasl.oauthbearer.metadata.authentication.type";
+    PyObject *v = PyDict_GetItemString(merged, marker), *nested;
+    int found = v != NULL && PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "aws_iam") == 0;
+    if (!found && (nested = PyDict_GetItemString(merged, "default.topic.config")) != NULL &&
+        PyDict_Check(nested) && (v = PyDict_GetItemString(nested, marker)) != NULL)
+        found = PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "aws_iam") == 0;
+    if (!found)
+        return 0;
+    PyObject *mod = PyImport_ImportModule("confluent_kafka._oauthbearer");
+    PyObject *res = mod != NULL ? PyObject_CallMethod(mod, "prepare_config", "O", merged) : NULL;
+    Py_XDECREF(mod);
+    if (res == NULL)
+        return -1;
+    Py_DECREF(res);
+    return 0;
+}
+
 rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObject *kwargs) {
     PyObject *dict = NULL;
     if (!PyArg_ParseTuple(args, "|O:conf", &dict))
@@ -174,7 +195,7 @@ rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObje
     PyObject *merged = (dict != NULL && dict != Py_None) ? PyDict_Copy(dict) : PyDict_New();
     if (merged == NULL)
         return NULL;
-    if (kwargs != NULL && PyDict_Update(merged, kwargs) < 0) {
+    if ((kwargs != NULL && PyDict_Update(merged, kwargs) < 0) || conf_prepare_oauthbearer(merged) < 0) {
         Py_DECREF(merged);
         return NULL;
     }

@@ -532,7 +532,14 @@ static void oauth_cb(rd_kafka_t *rk, const char *config, void *opaque) {
             PyObject *exc = CFL_FETCH_EXC();
             PyObject *text = exc ? PyObject_Str(exc) : NULL;
             const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
-            rd_kafka_oauthbearer_set_token_failure(rk, msg ? msg : "oauth_cb failed");
+            char named[160];
+            if (msg == NULL || msg[0] == '\0') {
+                /* librdkafka rejects an empty reason, and then never schedules a retry. */
+                PyOS_snprintf(named, sizeof(named), "oauth_cb raised %.100s",
+                              exc ? Py_TYPE(exc)->tp_name : "an exception");
+                msg = named;
+            }
+            rd_kafka_oauthbearer_set_token_failure(rk, msg);
             PyErr_Clear();
             Py_XDECREF(text);
             if (h->oauth_state == 1 && h->oauth_error == NULL) {
@@ -624,6 +631,37 @@ int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *
     return 0;
 }
 
+/* The constructor's first token could not be set: raise at once what upstream raises after its
+ * 10 s wait (KafkaException, SASL_AUTHENTICATION_FAILED), naming the callback's exception and
+ * chaining it as the cause. A BaseException (KeyboardInterrupt) passes unchanged. */
+static void raise_token_not_set(Handle *h, PyObject *exc) {
+    cfl_state *st = h->st;
+    PyObject *text = NULL;
+    const char *s = NULL;
+    if (st != NULL && PyObject_TypeCheck(exc, (PyTypeObject *)PyExc_Exception) &&
+        (text = PyObject_Str(exc)) != NULL)
+        s = PyUnicode_AsUTF8(text);
+    if (s == NULL) {
+        Py_XDECREF(text);
+        PyErr_Clear();
+        CFL_RESTORE_EXC(exc);
+        return;
+    }
+    char reason[512];
+    PyOS_snprintf(reason, sizeof(reason), "OAuth token not set by oauth_cb: %.100s%s%.380s",
+                  Py_TYPE(exc)->tp_name, s[0] ? ": " : "", s);
+    Py_DECREF(text);
+    cfl_raise(st, RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED, reason);
+    PyObject *outer = CFL_FETCH_EXC();
+    if (outer == NULL) {
+        CFL_RESTORE_EXC(exc);
+        return;
+    }
+    PyException_SetContext(outer, Py_NewRef(exc));
+    PyException_SetCause(outer, exc); /* steals exc */
+    CFL_RESTORE_EXC(outer);
+}
+
 int cfl_handle_started(Handle *h) {
     if (h->logger != NULL)
         rd_kafka_set_log_queue(h->rk, NULL);
@@ -650,7 +688,7 @@ int cfl_handle_started(Handle *h) {
     if (h->oauth_error != NULL) {
         PyObject *exc = h->oauth_error;
         h->oauth_error = NULL;
-        CFL_RESTORE_EXC(exc);
+        raise_token_not_set(h, exc);
         return -1;
     }
     return 0;

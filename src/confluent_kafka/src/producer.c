@@ -243,6 +243,27 @@ static int flush_step(Handle *h, int slice_ms, void *ctx) {
     return rd_kafka_flush(h->rk, slice_ms) == RD_KAFKA_RESP_ERR_NO_ERROR;
 }
 
+/* Flush and serve: 1 once everything queued was delivered and its callbacks ran, 0 when
+ * timeout_ms ran out first, -1 when a callback raised. Delivery callbacks run after
+ * rd_kafka_flush() returns (they need the GIL), and events that arrive meanwhile (such as the
+ * "brokers are down" error that follows the metadata retry which also timed a message out)
+ * stay queued: serve those too, with what is left of the timeout, so a flush leaves nothing
+ * behind. */
+static int flush_all(Handle *self, int timeout_ms) {
+    int64_t deadline = timeout_ms < 0 ? -1 : cfl_monotonic_ms() + timeout_ms;
+    for (;;) {
+        int rc = cfl_serve(self, timeout_ms, flush_step, NULL, NULL);
+        if (rc <= 0 || self->rk == NULL || self->closing || rd_kafka_outq_len(self->rk) == 0)
+            return rc;
+        if (deadline >= 0) {
+            int64_t left = deadline - cfl_monotonic_ms();
+            if (left <= 0)
+                return rc;
+            timeout_ms = (int)left;
+        }
+    }
+}
+
 static const enum cfl_kw timeout_param[] = {CFL_KW_timeout};
 
 static int parse_timeout(Handle *self, const char *fname, PyObject *const *args, Py_ssize_t nargs,
@@ -268,9 +289,11 @@ static PyObject *Producer_flush(Handle *self, PyObject *const *args, Py_ssize_t 
     int timeout_ms;
     if (parse_timeout(self, "flush", args, nargs, kwnames, &timeout_ms) < 0)
         return NULL;
-    if (cfl_serve(self, timeout_ms, flush_step, NULL, NULL) < 0)
+    int rc = flush_all(self, timeout_ms);
+    if (rc < 0)
         return NULL;
-    return PyLong_FromLong(rd_kafka_outq_len(self->rk));
+    /* Flushed: nothing is left to deliver, whatever event may have arrived since. */
+    return PyLong_FromLong(rc > 0 ? 0 : rd_kafka_outq_len(self->rk));
 }
 
 static PyObject *Producer_purge(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -319,8 +342,8 @@ static PyObject *close_impl(Handle *self, int timeout_ms) {
     }
     /* Deliver what can be delivered; a raising callback stops close() (call it again). */
     self->close_flushing = 1;
-    int rc = cfl_serve(self, timeout_ms, flush_step, NULL, NULL);
-    if (rc >= 0 && rd_kafka_outq_len(self->rk) > 0) {
+    int rc = flush_all(self, timeout_ms);
+    if (rc == 0 && rd_kafka_outq_len(self->rk) > 0) {
         /* Out of time: what is left is reported as purged rather than dropped silently. */
         rd_kafka_purge(self->rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
         rc = cfl_serve(self, 1000, flush_step, NULL, NULL);
