@@ -85,6 +85,10 @@ class ColumnDecoder:
         self._client = registry_client
         self._sync = os.urandom(16)
         self._writers: Dict[int, _Writer] = {}
+        # Values of named types tagged with their names: only needed (and only paid for) where
+        # a union becomes a member struct.
+        self._tags = {"return_named_type": True, "return_named_type_override": True} \
+            if self.plan.convert is not None else {}
 
     # -- writer schemas ---------------------------------------------------------------------------
 
@@ -123,13 +127,13 @@ class ColumnDecoder:
         data = b"".join(payloads)
         block = w.header + _varint(len(payloads)) + _varint(len(data)) + data + self._sync
         return list(reader(io.BytesIO(block), reader_schema=None if w.same_as_reader else self.reader_parsed,
-                           return_named_type=True, return_named_type_override=True))
+                           **self._tags))
 
     def _read_one(self, w: _Writer, payload: bytes) -> Any:
         from fastavro import schemaless_reader
 
         return schemaless_reader(io.BytesIO(payload), w.parsed, None if w.same_as_reader else self.reader_parsed,
-                                 return_named_type=True, return_named_type_override=True)
+                                 **self._tags)
 
     def decode(self, column: Any) -> Tuple[Any, Dict[int, str]]:
         """Decode the binary Arrow array ``column``.
@@ -402,8 +406,32 @@ def _deref(schema: Avro, names: Dict[str, Any]) -> Avro:
     return schema
 
 
+def _has_map(t: Any) -> bool:
+    pa = pyarrow()
+    if pa.types.is_map(t):
+        return True
+    if pa.types.is_struct(t):
+        return any(_has_map(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _has_map(t.value_type)
+    return False
+
+
+def _pylist(column: Any) -> List[Any]:
+    """``column.to_pylist()``, maps as dicts (asked for only where there are maps: it is far
+    slower)."""
+    return column.to_pylist(maps_as_pydicts="strict") if _has_map(column.type) else column.to_pylist()
+
+
 class ColumnEncoder:
-    """Encodes one Arrow column (key or value) with a registered Avro schema, framed with its id."""
+    """Encodes one Arrow column (key or value) with a registered Avro schema, framed with its id.
+
+    The records go through one fastavro ``Writer`` as fields of a wrapper record whose first
+    field is the 5-byte framing (a ``fixed``): the Avro encoding of a record is its fields one
+    after the other, so each wrapper record is exactly ``framing + encoded value``, and the
+    writer's buffer position after each record is where the next one starts. The Arrow binary
+    column is then made from that buffer and those positions, with no bytes object per row.
+    """
 
     def __init__(self, resolved: ResolvedSchema, spark_type: Any) -> None:
         from fastavro import parse_schema
@@ -411,9 +439,13 @@ class ColumnEncoder:
         schema = json.loads(resolved.schema)
         self.resolved = resolved
         self.unit_type, self.storage_type, self.convert = _write_types(spark_type, schema, resolved.field, {})
-        self.arrow_type = spark_arrow_type(spark_type)
-        self.parsed = parse_schema(strip_logical_types(schema))
         self.header = bytes([MAGIC]) + resolved.schema_id.to_bytes(4, "big")
+        self.parsed = parse_schema({
+            # names without a namespace: the value's own named types keep theirs
+            "type": "record", "name": "confluent_kafka_spark_Framed", "fields": [
+                {"name": "framing", "type": {"type": "fixed", "name": "confluent_kafka_spark_Framing",
+                                             "size": HEADER}},
+                {"name": "value", "type": strip_logical_types(schema)}]})
 
     def _plain(self, column: Any) -> List[Any]:
         pa = pyarrow()
@@ -424,39 +456,46 @@ class ColumnEncoder:
         if pa.types.is_struct(column.type) and column.type.num_fields:
             # Per child: far fewer Python objects than StructArray.to_pylist builds.
             names = [column.type.field(i).name for i in range(column.type.num_fields)]
-            children = [c.to_pylist(maps_as_pydicts="strict") for c in column.flatten()]
-            valid = column.is_valid().to_pylist() if column.null_count else None
-            rows = [dict(zip(names, vals)) for vals in zip(*children)]
-            if valid is not None:
-                rows = [r if ok else None for r, ok in zip(rows, valid)]
+            children = [_pylist(c) for c in column.flatten()]
+            rows: List[Any] = [dict(zip(names, vals)) for vals in zip(*children)]
+            if column.null_count:
+                rows = [r if ok else None for r, ok in zip(rows, column.is_valid().to_pylist())]
             return rows
-        return column.to_pylist(maps_as_pydicts="strict")
+        return _pylist(column)
 
     def encode(self, column: Any) -> Any:
         """The framed Avro bytes of every value of ``column`` (null stays null).
 
         :raises SerializationError: for a value the schema does not accept, naming the row.
         """
-        from fastavro import schemaless_writer
+        from fastavro.write import Writer
 
         pa = pyarrow()
         values = self._plain(column)
-        out: List[Optional[bytes]] = []
-        parsed, header, convert = self.parsed, self.header, self.convert
+        writer = Writer(io.BytesIO(), self.parsed, sync_interval=1 << 62)
+        buf = writer.io
+        ends = [0]
+        header, convert = self.header, self.convert
         for row, v in enumerate(values):
-            if v is None:
-                out.append(None)
-                continue
-            buf = io.BytesIO()
-            buf.write(header)
-            try:
-                schemaless_writer(buf, parsed, v if convert is None else convert(v))
-            except Exception as exc:  # noqa: BLE001 - named with the row
-                raise SerializationError(
-                    f"the {self.resolved.field} of row {row} of this batch does not encode with "
-                    f"{self.resolved.describe()}: {exc}") from exc
-            out.append(buf.getvalue())
-        return pa.array(out, pa.binary())
+            if v is not None:
+                try:
+                    writer.write({"framing": header, "value": v if convert is None else convert(v)})
+                except Exception as exc:  # noqa: BLE001 - named with the row
+                    raise SerializationError(
+                        f"the {self.resolved.field} of row {row} of this batch does not encode with "
+                        f"{self.resolved.describe()}: {exc}") from exc
+            ends.append(buf.tell())
+        data = buf.getvalue()
+        if len(data) >= 1 << 31:
+            raise SerializationError("an Arrow batch of more than 2 GiB of encoded Avro; write smaller batches "
+                                     "(spark.sql.execution.arrow.maxRecordsPerBatch)")
+        offsets = pa.array(ends, pa.int32()).buffers()[1]
+        validity = None
+        nulls = column.null_count
+        if nulls:
+            validity = column.is_valid().buffers()[1] if column.offset == 0 else \
+                pa.array(column.is_valid().to_pylist(), pa.bool_()).buffers()[1]
+        return pa.Array.from_buffers(pa.binary(), len(values), [validity, offsets, pa.py_buffer(data)], nulls)
 
 
 def check_writable(resolved: ResolvedSchema, spark_type: Any) -> None:
