@@ -431,6 +431,11 @@ def test_permissive_nulls_and_dropmalformed_drops(registry: Any) -> None:
     dropped = BatchDecoder(registry_options("DROPMALFORMED"), resolved, registry)(kafka_batch(values))
     assert dropped.column("offset").to_pylist() == [100, 104, 105]  # the tombstone (null value) is kept
     assert dropped.column("value").to_pylist() == [{"name": "ann", "age": 30}, None, {"name": "bob", "age": 31}]
+    # a slice of a batch (Arrow arrays with an offset) decodes the same
+    sliced = BatchDecoder(registry_options("PERMISSIVE"), resolved, registry)(kafka_batch(values).slice(3))
+    assert sliced.column("value").to_pylist() == [None, None, {"name": "bob", "age": 31}]
+    assert BatchDecoder(registry_options(), resolved, registry)(kafka_batch(good * 3).slice(2, 3)).column(
+        "value").to_pylist() == [{"name": "ann", "age": 30}, {"name": "bob", "age": 31}, {"name": "ann", "age": 30}]
 
 
 def test_keys_decode_too_and_a_bad_key_drops_the_row(registry: Any) -> None:
