@@ -237,3 +237,16 @@ def test_bad_records_fail_the_read_or_follow_the_mode(spark: Any, new_topic: Cal
 def test_formats_not_built_yet_are_refused_before_any_task(spark: Any, sr_options: Dict[str, str]) -> None:
     with pytest.raises(Exception, match="'protobuf' is not supported yet"):
         load(spark, sr_options, subscribe="t", valueFormat="protobuf").collect()
+
+
+def test_function_api_writes_and_reads_avro(spark: Any, new_topic: Callable[..., str],
+                                            sr_options: Dict[str, str]) -> None:
+    from confluent_kafka.spark import read, write
+
+    topic = new_topic(2)
+    df = spark.range(300).selectExpr("named_struct('id', id, 'day', date_add(date'2024-01-01', cast(id AS int)),"
+                                     " 'kv', map('k', cast(id AS string))) AS value")
+    assert write(df, topic=topic, options=sr_options, valueFormat="avro") == 300
+    got = read(spark, sr_options, subscribe=topic, valueFormat="avro")
+    assert got.schema["value"].dataType.simpleString() == "struct<id:bigint,day:date,kv:map<string,string>>"
+    assert sorted(got.select("value.*").collect()) == sorted(df.select("value.*").collect())

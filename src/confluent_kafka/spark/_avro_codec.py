@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..serialization import SerializationError
-from ._avro_types import Avro, AvroSchemaError, read_plan, spark_arrow_type, strip_logical_types
+from ._avro_types import (
+    Avro,
+    AvroSchemaError,
+    list_converter,
+    map_converter,
+    read_plan,
+    record_converter,
+    strip_logical_types,
+)
 from ._registry import RegistryOptions, ResolvedSchema, client, self_contained
 from ._schema import pyarrow, pyarrow_compute
 
@@ -87,7 +95,7 @@ class ColumnDecoder:
         self._writers: Dict[int, _Writer] = {}
         # Values of named types tagged with their names: only needed (and only paid for) where
         # a union becomes a member struct.
-        self._tags = {"return_named_type": True, "return_named_type_override": True} \
+        self._tags: Dict[str, Any] = {"return_named_type": True, "return_named_type_override": True} \
             if self.plan.convert is not None else {}
 
     # -- writer schemas ---------------------------------------------------------------------------
@@ -296,7 +304,8 @@ def _write_types(dtype: Any, schema: Avro, path: str, names: Dict[str, Any]) -> 
                 for i, m in enumerate(members):
                     x = v.get(m)
                     if x is not None:
-                        x = x if convs[i] is None else convs[i](x)
+                        c = convs[i]
+                        x = x if c is None else c(x)
                         return (tags[i], x) if tags[i] else x
                 return None
 
@@ -329,25 +338,21 @@ def _write_types(dtype: Any, schema: Avro, path: str, names: Dict[str, Any]) -> 
             if name not in given and "default" not in f:
                 raise AvroSchemaError(f"{path}: the column has no field {name!r}, which the Avro record "
                                       f"{schema.get('name')} needs (it has no default)")
-        parts = {f.name: _write_types(f.dataType, fields[f.name]["type"], f"{path}.{f.name}", names)
+        typed = {f.name: _write_types(f.dataType, fields[f.name]["type"], f"{path}.{f.name}", names)
                  for f in dtype.fields}
-        convs = {k: c for k, (_, _, c) in parts.items() if c is not None}
-        conv = None if not convs else (
-            lambda v, cs=convs: None if v is None else {**v, **{k: c(v[k]) for k, c in cs.items()}})
-        return (pa.struct([pa.field(k, u) for k, (u, _, _) in parts.items()]),
-                pa.struct([pa.field(k, s) for k, (_, s, _) in parts.items()]), conv)
+        field_convs = {k: c for k, (_, _, c) in typed.items() if c is not None}
+        return (pa.struct([pa.field(k, u) for k, (u, _, _) in typed.items()]),
+                pa.struct([pa.field(k, s) for k, (_, s, _) in typed.items()]), record_converter(field_convs))
     if kind == "array":
         if not isinstance(dtype, T.ArrayType):
             raise mismatch()
         u, s, c = _write_types(dtype.elementType, schema["items"], f"{path}[]", names)
-        return pa.list_(u), pa.list_(s), None if c is None else (
-            lambda v, c=c: None if v is None else [c(x) for x in v])
+        return pa.list_(u), pa.list_(s), list_converter(c)
     if kind == "map":
         if not isinstance(dtype, T.MapType) or not isinstance(dtype.keyType, T.StringType):
             raise mismatch()
         u, s, c = _write_types(dtype.valueType, schema["values"], f"{path}{{}}", names)
-        return pa.map_(pa.string(), u), pa.map_(pa.string(), s), None if c is None else (
-            lambda v, c=c: None if v is None else {k: c(x) for k, x in v.items()})
+        return pa.map_(pa.string(), u), pa.map_(pa.string(), s), map_converter(c)
     ints = (T.ByteType, T.ShortType, T.IntegerType)
     if kind == "int":
         if logical == "date":
@@ -444,7 +449,9 @@ def _has_map(t: Any) -> bool:
 def _pylist(column: Any) -> List[Any]:
     """``column.to_pylist()``, maps as dicts (asked for only where there are maps: it is far
     slower)."""
-    return column.to_pylist(maps_as_pydicts="strict") if _has_map(column.type) else column.to_pylist()
+    values: List[Any] = (column.to_pylist(maps_as_pydicts="strict") if _has_map(column.type)
+                         else column.to_pylist())
+    return values
 
 
 class ColumnEncoder:
@@ -497,7 +504,7 @@ class ColumnEncoder:
         pa = pyarrow()
         values = self._plain(column)
         writer = Writer(io.BytesIO(), self.parsed, sync_interval=1 << 62)
-        buf = writer.io
+        buf: Any = writer.io  # fastavro's MemoryIO: tell() and getvalue()
         ends = [0]
         header, convert = self.header, self.convert
         for row, v in enumerate(values):

@@ -296,6 +296,47 @@ def strip_logical_types(schema: Avro) -> Avro:
 Converter = Callable[[Any], Any]
 
 
+def list_converter(item: Optional[Converter]) -> Optional[Converter]:
+    """A converter of lists applying ``item`` to each element (None when ``item`` is None)."""
+    if item is None:
+        return None
+    convert = item
+
+    def each(v: Any) -> Any:
+        return None if v is None else [convert(x) for x in v]
+
+    return each
+
+
+def map_converter(value: Optional[Converter]) -> Optional[Converter]:
+    """A converter of dicts applying ``value`` to each value (None when ``value`` is None)."""
+    if value is None:
+        return None
+    convert = value
+
+    def each(v: Any) -> Any:
+        return None if v is None else {k: convert(x) for k, x in v.items()}
+
+    return each
+
+
+def record_converter(fields: Dict[str, Converter]) -> Optional[Converter]:
+    """A converter of record dicts applying each of ``fields`` to its field (None when empty)."""
+    if not fields:
+        return None
+    items = list(fields.items())
+
+    def each(v: Any) -> Any:
+        if v is None:
+            return None
+        out = dict(v)
+        for k, c in items:
+            out[k] = c(v.get(k))
+        return out
+
+    return each
+
+
 @dataclass
 class ReadPlan:
     """How decoded values of one Avro reader schema become an Arrow column Spark takes.
@@ -347,24 +388,20 @@ def _raw(walker: _Walker, schema: Avro, namespace: Optional[str], dtype: Any) ->
         return pa.timestamp("ms", tz="UTC" if _logical(schema) == "timestamp-millis" else None), None
     if kind == "array":
         item_t, item_c = _raw(walker, schema["items"], namespace, dtype.elementType)
-        conv = None if item_c is None else (lambda v, c=item_c: None if v is None else [c(x) for x in v])
-        return pa.list_(pa.field("element", item_t, dtype.containsNull)), conv
+        return pa.list_(pa.field("element", item_t, dtype.containsNull)), list_converter(item_c)
     if kind == "map":
         value_t, value_c = _raw(walker, schema["values"], namespace, dtype.valueType)
-        conv = None if value_c is None else (
-            lambda v, c=value_c: None if v is None else {k: c(x) for k, x in v.items()})
         return pa.map_(pa.field("key", pa.string(), False),
-                       pa.field("value", value_t, dtype.valueContainsNull)), conv
+                       pa.field("value", value_t, dtype.valueContainsNull)), map_converter(value_c)
     if kind == "record":
-        fields, convs = [], {}
+        fields: List[Any] = []
+        convs: Dict[str, Converter] = {}
         for f, sf in zip(schema.get("fields", []), dtype.fields):
             t, c = _raw(walker, f["type"], namespace, sf.dataType)
             fields.append(pa.field(sf.name, t, sf.nullable))
             if c is not None:
                 convs[sf.name] = c
-        conv = None if not convs else (
-            lambda v, cs=convs: None if v is None else {**v, **{k: c(v.get(k)) for k, c in cs.items()}})
-        return pa.struct(fields), conv
+        return pa.struct(fields), record_converter(convs)
     return spark_arrow_type(dtype), None
 
 

@@ -216,7 +216,7 @@ class ReadOptions:
                    fail_on_data_loss=_bool(o, "failOnDataLoss", True),
                    poll_timeout=(timeout_ms or 120_000) / 1000.0, timestamps=timestamps,
                    registry=parse_registry_options(o, read=True),
-                   **({"group_id": group} if group else {}))
+                   group_id=group or f"spark-kafka-source-{uuid.uuid4().hex}")
 
     def with_schemas(self, schemas: Optional[Dict[str, ResolvedSchema]] = None) -> "ReadOptions":
         """These options with the reader schemas of the decoded columns: ``schemas`` when given

@@ -224,8 +224,10 @@ def self_contained(schema: Any, registry: Any, what: str) -> str:
     kind = (schema.schema_type or "AVRO").upper()
     if kind != "AVRO":
         raise ValueError(f"{what} is a {kind} schema, not Avro")
+    if schema.schema_str is None:
+        raise ValueError(f"{what} has no schema text")
     named = run_sync(resolve_named_schemas_op(schema), registry)
-    prepared = _schema_loads(schema.schema_str).schema_str
+    prepared = _schema_loads(schema.schema_str).schema_str or ""
     return json.dumps(_clean(parse_schema_with_repo(prepared, named)), separators=(",", ":"))
 
 
