@@ -311,8 +311,14 @@ URL = "mock://spark-avro-tests"
 
 
 @pytest.fixture
-def registry() -> Any:
+def registry(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A mock:// registry, also the one the source's planning looks schemas up in."""
+    import os
+
+    from confluent_kafka.spark import _registry
+
     client = SchemaRegistryClient.new_client({"url": URL})
+    monkeypatch.setattr(_registry, "_clients", {(os.getpid(), (("url", URL),)): client})
     yield client
     for subject in client.get_subjects():
         client.delete_subject(subject, permanent=True)
@@ -518,3 +524,37 @@ def test_encoding_a_value_the_schema_refuses_names_the_row(registry: Any) -> Non
                       pa.struct([("name", pa.string()), ("age", pa.int32())]))
     with pytest.raises(SerializationError, match="the value of row 1 of this batch does not encode with schema id"):
         BatchEncoder({"value": resolved}, {"value": st})(pa.RecordBatch.from_arrays([column], ["value"]))
+
+
+def test_planning_names_what_the_registry_does_not_hold(registry: Any) -> None:
+    from confluent_kafka.spark._registry import resolve_read
+
+    options = parse_registry_options({"valueformat": "avro", "schema.registry.url": URL}, read=True)
+    assert options is not None
+    with pytest.raises(ValueError, match="the Schema Registry has no subject 'nothing-value'"):
+        resolve_read(options, ["nothing"])
+    with pytest.raises(ValueError, match="set the option 'valueSubject'"):
+        resolve_read(options, ["a", "b"])
+    by_id = parse_registry_options({"valueformat": "avro", "schema.registry.url": URL, "valueschemaid": "77"},
+                                   read=True)
+    assert by_id is not None
+    with pytest.raises(ValueError, match="the Schema Registry has no schema id 77"):
+        resolve_read(by_id, None)
+    registry.register_schema("orders-value", Schema(json.dumps(V1), "AVRO"))
+    resolved = resolve_read(options, ["orders"])["value"]
+    assert (resolved.subject, resolved.version) == ("orders-value", 1)
+    assert avro_to_spark(resolved.schema).simpleString() == "struct<name:string,age:int>"
+
+
+def test_a_schema_given_to_a_decoding_read_must_be_the_registry_one(registry: Any) -> None:
+    from confluent_kafka.spark._source import check_read_schema
+
+    sid = registry.register_schema("orders-value", Schema(json.dumps(V1), "AVRO"))
+    options = ReadOptions.parse({**BS, "subscribe": "orders", "valueFormat": "avro", "schema.registry.url": URL},
+                                streaming=False).with_schemas()
+    assert options.schemas is not None and options.schemas["value"].schema_id == sid
+    expected = read_schema(False, options.schemas)
+    check_read_schema(options, expected)
+    check_read_schema(options, None)
+    with pytest.raises(ValueError, match="fixed by the Schema Registry"):
+        check_read_schema(options, T.StructType([T.StructField("value", T.BinaryType())]))

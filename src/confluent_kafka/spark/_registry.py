@@ -178,7 +178,7 @@ def client(options: RegistryOptions) -> Any:
     key = (os.getpid(), options.conf)
     found = _clients.get(key)
     if found is None:
-        found = SchemaRegistryClient(options.client_conf())
+        found = SchemaRegistryClient.new_client(options.client_conf())  # mock:// too (one per process)
         _clients[key] = found
     return found
 
@@ -256,6 +256,22 @@ def resolve_read(options: RegistryOptions, topics: Optional[List[str]]) -> Dict[
 
 def _resolve_registered(registry: Any, field: FieldFormat, topics: Optional[List[str]],
                         what: str) -> ResolvedSchema:
+    from ..schema_registry import SchemaRegistryError
+
+    try:
+        return _lookup_registered(registry, field, topics, what)
+    except SchemaRegistryError as exc:
+        if exc.http_status_code != 404:
+            raise
+        which = (f"schema id {field.schema_id}" if field.schema_id is not None else
+                 f"subject {default_subject(field, topics, '')!r}"
+                 + (f" version {field.version}" if field.version is not None else ""))
+        raise ValueError(f"{field.field}Format=avro: the Schema Registry has no {which} ({exc}); "
+                         f"{what} takes its {field.field} schema from there") from None
+
+
+def _lookup_registered(registry: Any, field: FieldFormat, topics: Optional[List[str]],
+                       what: str) -> ResolvedSchema:
     if field.schema_id is not None:
         schema = registry.get_schema(field.schema_id)
         text = self_contained(schema, registry, f"schema id {field.schema_id}")
