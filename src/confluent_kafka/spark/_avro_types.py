@@ -239,22 +239,17 @@ def _decimal(schema: Dict[str, Any], path: str) -> Any:
 
 # -- Spark -> Arrow --------------------------------------------------------------------------------
 
-def spark_arrow_type(dtype: Any, nullable: bool = True) -> Any:
+def spark_arrow_type(dtype: Any) -> Any:
     """The Arrow type Spark uses for ``dtype`` in Arrow batches (timestamps in microseconds,
     UTC for ``timestamp``), as ``pyspark.sql.pandas.types.to_arrow_type`` makes it."""
-    return _arrow(dtype, {})
-
-
-def _arrow(dtype: Any, millis: Dict[int, bool], node: Any = None) -> Any:
-    """Arrow type of ``dtype``; timestamps listed in ``millis`` (by node) get unit ms."""
     pa, T = pyarrow(), _types()
     if isinstance(dtype, T.StructType):
-        return pa.struct([pa.field(f.name, _arrow(f.dataType, millis), f.nullable) for f in dtype.fields])
+        return pa.struct([pa.field(f.name, spark_arrow_type(f.dataType), f.nullable) for f in dtype.fields])
     if isinstance(dtype, T.ArrayType):
-        return pa.list_(pa.field("element", _arrow(dtype.elementType, millis), dtype.containsNull))
+        return pa.list_(pa.field("element", spark_arrow_type(dtype.elementType), dtype.containsNull))
     if isinstance(dtype, T.MapType):
-        return pa.map_(pa.field("key", _arrow(dtype.keyType, millis), False),
-                       pa.field("value", _arrow(dtype.valueType, millis), dtype.valueContainsNull))
+        return pa.map_(pa.field("key", spark_arrow_type(dtype.keyType), False),
+                       pa.field("value", spark_arrow_type(dtype.valueType), dtype.valueContainsNull))
     simple = {
         T.NullType: pa.null(), T.BooleanType: pa.bool_(), T.ByteType: pa.int8(), T.ShortType: pa.int16(),
         T.IntegerType: pa.int32(), T.LongType: pa.int64(), T.FloatType: pa.float32(),
