@@ -13,6 +13,13 @@ same aggregation over them.
 ``--client ours`` also times, ``--repeat`` times, the same DataFrame written to a Python data
 source whose Arrow writer drops every batch: Spark's own cost of handing rows to a Python
 sink, which no Python sink (this one or any other) can go below.
+
+``--client avro`` (this project's interpreter, with ``--registry-url``) writes Schema Registry
+framed Avro records with ``valueFormat=avro`` and reads them back into columns three ways: the
+data source's ``valueFormat=avro`` (decoded per Arrow batch in the tasks), Spark's own pattern of
+``substring(value, 6)`` and a decoder per record (a pandas UDF with fastavro, standing in for
+``from_avro``, whose spark-avro jar is not in the pyspark wheel), and a plain binary read of the
+same topic (the cost of reading, without decoding).
 """
 from __future__ import annotations
 
@@ -169,15 +176,135 @@ def upstream_read(spark: Any, bootstrap: str, topic: str, ends: Dict[str, int]) 
     return aggregate(spark.range(0, len(parts), 1, len(parts)).mapInArrow(task, READ_DDL))
 
 
+# ---- Schema Registry Avro: decoding into columns ----------------------------------------------
+
+AVRO_VALUE = ("named_struct('id', id, 'name', concat('user-', id), 'score', cast(id AS double) / 2,"
+              " 'placed', timestamp_millis(1700000000000 + id), 'tags', array('a', cast(id % 10 AS string)),"
+              " 'active', id % 2 = 0, 'note', CASE WHEN id % 3 = 0 THEN NULL ELSE 'note' END) AS value")
+
+
+def avro_frame(spark: Any, rows: int, tasks: int) -> Any:
+    """``rows`` records of seven fields (long, string, double, timestamp, array, boolean, nullable
+    string), about 50 B of Avro each."""
+    return spark.range(0, rows, 1, tasks).selectExpr(AVRO_VALUE)
+
+
+def avro_aggregate(df: Any) -> List[Any]:
+    """What every Avro read does with its rows: every field reaches Spark, then one row."""
+    return df.selectExpr("count(*)", "sum(value.id)", "max(value.placed)", "sum(size(value.tags))",
+                         "count(value.note)", "sum(cast(value.active AS int))", "sum(length(value.name))",
+                         "sum(value.score)").collect()
+
+
+def avro_options(bootstrap: str, registry_url: str) -> Dict[str, str]:
+    return {"kafka.bootstrap.servers": bootstrap, "schema.registry.url": registry_url}
+
+
+def avro_write(spark: Any, df: Any, bootstrap: str, registry_url: str, topic: str) -> None:
+    df.write.format("confluent_kafka").options(**avro_options(bootstrap, registry_url)).option("topic", topic) \
+        .option("valueFormat", "avro").mode("append").save()
+
+
+def avro_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
+                          .option("subscribe", topic).option("valueFormat", "avro").load())
+
+
+def avro_read_binary(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    """The same topic read as bytes, nothing decoded: what reading costs before any decoding."""
+    return aggregate(spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap)
+                     .option("subscribe", topic).load())
+
+
+def avro_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    """Spark's own pattern without the spark-avro jar: strip the 5-byte header with
+    ``substring(value, 6)`` and decode the rest with one fixed schema (the subject's latest) in
+    a pandas UDF (Arrow-backed) calling fastavro per record, as ``from_avro`` would with
+    spark-avro on the classpath."""
+    import io
+
+    import fastavro
+    import pandas as pd
+    from pyspark.sql.functions import expr, pandas_udf
+
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+
+    client = SchemaRegistryClient({"url": registry_url})
+    schema_text = client.get_latest_version(f"{topic}-value").schema.schema_str
+    client.close()
+    parsed = fastavro.parse_schema(json.loads(schema_text))
+    from pyspark.sql.types import StructField, StructType
+
+    # what the UDF returns is nullable throughout (pandas knows no NOT NULL)
+    value_type = StructType([StructField(f.name, f.dataType, True)
+                             for f in avro_frame(spark, 1, 1).schema["value"].dataType.fields])
+    names = value_type.fieldNames()
+
+    def decode_batch(payloads: Any) -> Any:
+        records = [fastavro.schemaless_reader(io.BytesIO(p), parsed, None) for p in payloads]
+        return pd.DataFrame.from_records(records, columns=names)
+
+    # real classes, not the strings of ``from __future__ import annotations``: Spark reads them
+    decode_batch.__annotations__ = {"payloads": pd.Series, "return": pd.DataFrame}
+    decode = pandas_udf(decode_batch, value_type)  # type: ignore[call-overload]
+
+    raw = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
+        .option("subscribe", topic).load()
+    return avro_aggregate(raw.select(decode(expr("substring(value, 6)")).alias("value")))
+
+
+def avro_main(args: argparse.Namespace) -> None:
+    """Write ``--rows`` Avro records with the registry, then read them back into columns three
+    ways, ``--repeat`` times each (one topic per repeat, plus a warm-up topic)."""
+    from confluent_kafka.spark import register
+
+    t0 = time.monotonic()
+    spark = session()
+    register(spark)
+    startup = time.monotonic() - t0
+    topics = args.topics.split(",")
+    df = avro_frame(spark, args.rows, args.tasks)
+    warm = avro_frame(spark, max(1, args.rows // 10), args.tasks)
+    reads = {"ours": avro_read_ours, "udf": avro_read_udf, "binary": avro_read_binary}
+    avro_write(spark, warm, args.bootstrap, args.registry_url, topics[0])
+    for read in reads.values():
+        read(spark, args.bootstrap, args.registry_url, topics[0])
+    results: Dict[str, Any] = {"client": "avro", "rows": args.rows, "startup_seconds": startup,
+                               "write_seconds": [], **{f"read_{k}_seconds": [] for k in reads}}
+    want = None
+    for topic in topics[1:]:
+        t = time.monotonic()
+        avro_write(spark, df, args.bootstrap, args.registry_url, topic)
+        results["write_seconds"].append(time.monotonic() - t)
+        for name, read in reads.items():
+            t = time.monotonic()
+            (row,) = read(spark, args.bootstrap, args.registry_url, topic)
+            results[f"read_{name}_seconds"].append(time.monotonic() - t)
+            if row[0] != args.rows:
+                raise SystemExit(f"{name}: read back {row[0]} rows, wanted {args.rows}")
+            if name != "binary":
+                if want is None:
+                    want = tuple(row)
+                elif tuple(row) != want:
+                    raise SystemExit(f"{name}: read {tuple(row)}, the other decoder read {want}")
+        print(json.dumps({"progress": topic}), flush=True)
+    spark.stop()
+    print(json.dumps(results), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--client", choices=("ours", "upstream"), required=True)
+    ap.add_argument("--client", choices=("ours", "upstream", "avro"), required=True)
+    ap.add_argument("--registry-url", help="Schema Registry URL (--client avro)")
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--topics", required=True, help="comma-separated: a warm-up topic, then one fresh topic per repeat")
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--size", type=int, default=100)
     ap.add_argument("--tasks", type=int, default=4, help="partitions of the written DataFrame")
     args = ap.parse_args()
+    if args.client == "avro":
+        avro_main(args)
+        return
     write = ours_write if args.client == "ours" else upstream_write
     read = ours_read if args.client == "ours" else upstream_read
 

@@ -7,6 +7,7 @@ Tests under tests/spark are marked ``spark``.
 from __future__ import annotations
 
 import os
+import pathlib
 import sys
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional
@@ -27,20 +28,35 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from confluent_kafka.spark import register
 
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    # Python workers import the package the tests import (this checkout's src/, not whatever an
+    # editable install elsewhere points at): the JVM, and so every worker, gets it first on
+    # PYTHONPATH. Only the JVM: other processes started by the tests (Karapace) keep their own.
+    import confluent_kafka
+
+    package_root = str(pathlib.Path(confluent_kafka.__file__).resolve().parents[1])
+    old_path = os.environ.get("PYTHONPATH")
+    rest = [p for p in (old_path or "").split(os.pathsep) if p and p != package_root]
+    os.environ["PYTHONPATH"] = os.pathsep.join([package_root] + rest)
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     warehouse = tmp_path_factory.mktemp("spark-warehouse")
-    session = (SparkSession.builder.master("local[2]")
-               .appName("confluent-kafka-spark-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.python.unix.domain.socket.enabled", "true")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.sql.warehouse.dir", str(warehouse))
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.driver.memory", "1g")
-               .getOrCreate())
+    try:
+        session = (SparkSession.builder.master("local[2]")
+                   .appName("confluent-kafka-spark-tests")
+                   .config("spark.ui.enabled", "false")
+                   .config("spark.driver.host", "127.0.0.1")
+                   .config("spark.driver.bindAddress", "127.0.0.1")
+                   .config("spark.python.unix.domain.socket.enabled", "true")
+                   .config("spark.sql.shuffle.partitions", "4")
+                   .config("spark.sql.warehouse.dir", str(warehouse))
+                   .config("spark.sql.session.timeZone", "UTC")
+                   .config("spark.driver.memory", "1g")
+                   .getOrCreate())
+    finally:
+        if old_path is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = old_path
     session.sparkContext.setLogLevel("ERROR")
     register(session)
     try:

@@ -38,7 +38,7 @@ def test_read_options_follow_spark_names_and_defaults() -> None:
     ({**BS, "subscribePattern": "("}, "not a valid regular expression"),
     ({**BS, "subscribe": "a", "topic": "a"}, "'topic' is for writing"),
     ({**BS, "subscribe": "a", "includeHeaders": "maybe"}, "true or false"),
-    ({**BS, "subscribe": "a", "kafka.value.deserializer": "x"}, "always read as binary"),
+    ({**BS, "subscribe": "a", "kafka.value.deserializer": "x"}, "decoded with valueFormat=avro"),
 ])
 def test_bad_read_options(options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):

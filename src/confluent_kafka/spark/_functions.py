@@ -8,8 +8,8 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 
 from ._offsets import OffsetPlanner
 from ._options import ReadOptions, WriteOptions
-from ._reader import read_range
-from ._schema import pyarrow, read_ddl
+from ._reader import decoded, read_range
+from ._schema import pyarrow, read_schema
 from ._writer import check_schema, write_batches
 
 
@@ -32,7 +32,8 @@ def write(df: Any, topic: Optional[str] = None, options: Optional[Mapping[str, A
     if topic is not None:
         merged["topic"] = topic
     opts = WriteOptions.parse(merged)
-    check_schema(((f.name, f.dataType.simpleString()) for f in df.schema.fields), opts.topic)
+    check_schema(((f.name, f.dataType.simpleString()) for f in df.schema.fields), opts.topic, opts.encoded_columns())
+    opts = opts.with_schemas({f.name.lower(): f.dataType for f in df.schema.fields})
 
     def task(batches: Iterator[Any]) -> Iterator[Any]:
         pa = pyarrow()
@@ -50,13 +51,13 @@ def read(spark: Any, options: Optional[Mapping[str, Any]] = None, **kwargs: Any)
     timestamps, as for the data source), with the schema of the data source (key, value, topic,
     partition, offset, timestamp, timestampType, and headers with ``includeHeaders``). The offset
     ranges are fixed here, before any task runs."""
-    opts = ReadOptions.parse(_merge(options, kwargs), streaming=False)
+    opts = ReadOptions.parse(_merge(options, kwargs), streaming=False).with_schemas()
     planner = OffsetPlanner(opts)
     try:
         ranges = planner.batch_ranges()
     finally:
         planner.close()
-    ddl = read_ddl(opts.include_headers)
+    ddl = read_schema(opts.include_headers, opts.schemas)
     if not ranges:
         return spark.createDataFrame([], ddl)
     conf = opts.consumer_conf()
@@ -64,6 +65,6 @@ def read(spark: Any, options: Optional[Mapping[str, Any]] = None, **kwargs: Any)
     def task(batches: Iterator[Any]) -> Iterator[Any]:
         for batch in batches:
             for i in batch.column(0).to_pylist():
-                yield from read_range(conf, ranges[i], opts.include_headers, opts.poll_timeout)
+                yield from decoded(opts, read_range(conf, ranges[i], opts.include_headers, opts.poll_timeout))
 
     return spark.range(0, len(ranges), 1, len(ranges)).mapInArrow(task, ddl)

@@ -7,13 +7,15 @@ option raises ValueError naming the option.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from ._partition_json import partition_values
+from ._registry import RegistryOptions, ResolvedSchema, parse_registry_options, resolve_read, resolve_write
 from ._timestamps import TimestampBounds, parse_strategy, parse_timestamps
 
 #: Offsets in the JSON forms, as in Spark: -2 the earliest offset, -1 the latest.
@@ -26,10 +28,10 @@ OffsetSpec = Union[str, Dict[str, Dict[int, int]]]
 # Options that are Spark's but make no sense here (JVM deserializers, the JVM consumer's own
 # offset management): refused with a reason rather than silently ignored.
 _REFUSED = {
-    "kafka.key.serializer": "keys are written as given (binary or string columns)",
-    "kafka.value.serializer": "values are written as given (binary or string columns)",
-    "kafka.key.deserializer": "keys are always read as binary",
-    "kafka.value.deserializer": "values are always read as binary",
+    "kafka.key.serializer": "keys are written as given (binary or string columns), or with keyFormat=avro",
+    "kafka.value.serializer": "values are written as given (binary or string columns), or with valueFormat=avro",
+    "kafka.key.deserializer": "keys are read as binary, or decoded with keyFormat=avro",
+    "kafka.value.deserializer": "values are read as binary, or decoded with valueFormat=avro",
     "kafka.enable.auto.commit": "the source never commits offsets; Spark tracks them",
     "kafka.auto.offset.reset": "use startingOffsets instead",
 }
@@ -156,6 +158,14 @@ class Subscription:
             raise ValueError(f'option \'assign\' must be JSON like {{"topic": [0, 1]}}, not {raw!r}')
         return cls(assign={t: tuple(v) for t, v in parsed.items()})
 
+    def named_topics(self) -> Optional[List[str]]:
+        """The topics ``subscribe`` or ``assign`` name; None for ``subscribePattern``."""
+        if self.topics is not None:
+            return list(self.topics)
+        if self.assign is not None:
+            return sorted(self.assign)
+        return None
+
 
 @dataclass(frozen=True)
 class ReadOptions:
@@ -172,6 +182,10 @@ class ReadOptions:
     poll_timeout: float
     timestamps: TimestampBounds = field(default_factory=TimestampBounds)
     group_id: str = field(default_factory=lambda: f"spark-kafka-source-{uuid.uuid4().hex}")
+    #: Schema Registry decoding of the key and value (valueFormat / keyFormat avro), if any.
+    registry: Optional[RegistryOptions] = None
+    #: The reader schemas of the decoded columns, fixed where the query was planned.
+    schemas: Optional[Dict[str, ResolvedSchema]] = None
 
     @classmethod
     def parse(cls, options: Mapping[str, Any], streaming: bool) -> "ReadOptions":
@@ -201,7 +215,17 @@ class ReadOptions:
                    include_headers=_bool(o, "includeHeaders", False),
                    fail_on_data_loss=_bool(o, "failOnDataLoss", True),
                    poll_timeout=(timeout_ms or 120_000) / 1000.0, timestamps=timestamps,
-                   **({"group_id": group} if group else {}))
+                   registry=parse_registry_options(o, read=True),
+                   group_id=group or f"spark-kafka-source-{uuid.uuid4().hex}")
+
+    def with_schemas(self, schemas: Optional[Dict[str, ResolvedSchema]] = None) -> "ReadOptions":
+        """These options with the reader schemas of the decoded columns: ``schemas`` when given
+        (looked up earlier in the planning), else looked up in the registry now."""
+        if self.registry is None:
+            return self
+        if schemas is None:
+            schemas = resolve_read(self.registry, self.subscription.named_topics())
+        return dataclasses.replace(self, schemas=schemas)
 
     def consumer_conf(self) -> Dict[str, str]:
         """Configuration of the consumers that read offset ranges (assign only, no commits)."""
@@ -224,6 +248,12 @@ class WriteOptions:
     topic: Optional[str]
     transactional_id_prefix: Optional[str]
     flush_timeout: float
+    #: Schema Registry encoding of the key and value (valueFormat / keyFormat avro), if any.
+    registry: Optional[RegistryOptions] = None
+    #: The writer schemas of the encoded columns, fixed on the driver.
+    schemas: Optional[Dict[str, ResolvedSchema]] = None
+    #: The Spark types of the encoded columns.
+    column_types: Optional[Dict[str, Any]] = None
 
     @classmethod
     def parse(cls, options: Mapping[str, Any]) -> "WriteOptions":
@@ -249,5 +279,27 @@ class WriteOptions:
             except ValueError:
                 raise ValueError(f"option 'kafka.message.timeout.ms' must be an integer, not {delivery!r}") from None
         topic = o.get("topic") or None
-        return cls(conf=conf, topic=topic, transactional_id_prefix=prefix, flush_timeout=timeout_ms / 1000.0)
+        return cls(conf=conf, topic=topic, transactional_id_prefix=prefix, flush_timeout=timeout_ms / 1000.0,
+                   registry=parse_registry_options(o, read=False))
+
+    def encoded_columns(self) -> Tuple[str, ...]:
+        """The columns this write encodes with the registry (``key``, ``value``)."""
+        return tuple(f.field for f in self.registry.fields()) if self.registry is not None else ()
+
+    def with_schemas(self, column_types: Dict[str, Any]) -> "WriteOptions":
+        """These options with the writer schemas of the encoded columns, looked up (or
+        registered) now; ``column_types`` are the Spark types of the DataFrame's columns by
+        lower-cased name.
+
+        :raises ValueError: when a column does not fit its schema.
+        """
+        if self.registry is None:
+            return self
+        from ._avro_codec import check_writable
+
+        types = {name: column_types[name] for name in self.encoded_columns() if name in column_types}
+        schemas = resolve_write(self.registry, self.topic, types)
+        for name, resolved in schemas.items():
+            check_writable(resolved, types[name])
+        return dataclasses.replace(self, schemas=schemas, column_types=types)
 

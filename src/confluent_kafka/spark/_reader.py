@@ -7,6 +7,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from .. import Consumer, KafkaError, KafkaException, TopicPartition
 from ._offsets import OffsetRange
+from ._options import ReadOptions
 from ._schema import arrow_schema, pyarrow_compute, to_spark_batch
 
 BATCH_ROWS = 10_000  # messages per consume_arrow() call: one Arrow batch handed to Spark
@@ -75,3 +76,18 @@ def read_ranges(conf: Dict[str, str], ranges: List[OffsetRange], include_headers
     """:func:`read_range` over several ranges, one after the other."""
     for rng in ranges:
         yield from read_range(conf, rng, include_headers, poll_timeout)
+
+
+def decoded(options: ReadOptions, batches: Iterator[Any]) -> Iterator[Any]:
+    """``batches`` with their key / value decoded as ``options`` say (unchanged without
+    valueFormat / keyFormat avro)."""
+    if options.registry is None or not options.schemas:
+        yield from batches
+        return
+    from ._avro_codec import BatchDecoder  # fastavro: only where something is decoded
+
+    decode = BatchDecoder(options.registry, options.schemas)
+    for batch in batches:
+        out = decode(batch)
+        if out.num_rows:
+            yield out

@@ -9,7 +9,7 @@ without touching the key and value buffers.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Dict, Optional
 
 
 def pyarrow() -> Any:
@@ -69,3 +69,33 @@ def to_spark_batch(batch: Any, schema: Any) -> Any:
     if len(schema) > len(columns):
         columns.append(batch.column("headers").cast(schema.field("headers").type))
     return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def read_struct(include_headers: bool) -> Any:
+    """:func:`read_ddl` as a ``pyspark.sql.types.StructType`` (built without a session)."""
+    from pyspark.sql.types import (ArrayType, BinaryType, IntegerType, LongType, StringType, StructField,
+                                   StructType, TimestampType)
+
+    fields = [StructField("key", BinaryType()), StructField("value", BinaryType()),
+              StructField("topic", StringType()), StructField("partition", IntegerType()),
+              StructField("offset", LongType()), StructField("timestamp", TimestampType()),
+              StructField("timestampType", IntegerType())]
+    if include_headers:
+        fields.append(StructField("headers", ArrayType(StructType([StructField("key", StringType()),
+                                                                   StructField("value", BinaryType())]))))
+    return StructType(fields)
+
+
+def read_schema(include_headers: bool, schemas: Optional[Dict[str, Any]] = None) -> Any:
+    """The schema of a read: :func:`read_ddl`, or, when ``schemas`` (the
+    :class:`~confluent_kafka.spark._registry.ResolvedSchema` of decoded columns by name) is
+    given, a ``StructType`` whose ``key`` / ``value`` have the Spark types of their Avro
+    reader schemas."""
+    if not schemas:
+        return read_ddl(include_headers)
+    from pyspark.sql.types import StructField, StructType
+
+    from ._avro_types import read_plan
+
+    return StructType([StructField(f.name, read_plan(schemas[f.name].schema).spark_type, True)
+                       if f.name in schemas else f for f in read_struct(include_headers).fields])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 from pyspark.sql.datasource import (
     DataSource,
@@ -17,9 +17,10 @@ from pyspark.sql.datasource import (
 from pyspark.sql.types import StructType
 
 from ._offsets import OffsetPlanner, OffsetRange
-from ._options import ReadOptions, WriteOptions, _bool, _lower
-from ._reader import read_ranges
-from ._schema import read_ddl
+from ._options import ReadOptions, Subscription, WriteOptions, _bool, _lower
+from ._reader import decoded, read_ranges
+from ._registry import ResolvedSchema, parse_registry_options, resolve_read
+from ._schema import read_schema
 from ._writer import check_schema, write_batches
 
 #: The format name :func:`confluent_kafka.spark.register` uses by default. Spark reserves
@@ -55,8 +56,21 @@ def reader_partitions(ranges: List[OffsetRange]) -> List[KafkaInputPartition]:
 
 
 def read_partition(options: ReadOptions, partition: InputPartition) -> Iterator[Any]:
-    """The Arrow batches of one input partition."""
-    return read_ranges(options.consumer_conf(), partition.value, options.include_headers, options.poll_timeout)
+    """The Arrow batches of one input partition (key and value decoded with the registry when
+    the read says so)."""
+    batches = read_ranges(options.consumer_conf(), partition.value, options.include_headers, options.poll_timeout)
+    return decoded(options, batches)
+
+
+def check_read_schema(options: ReadOptions, schema: Optional[StructType]) -> None:
+    """Refuse a schema given with ``.schema(...)`` that is not the one the registry's reader
+    schemas give (only for reads that decode: the Kafka columns are fixed, as in Spark)."""
+    if options.registry is None or schema is None:
+        return
+    expected = read_schema(options.include_headers, options.schemas)
+    if schema != expected:
+        raise ValueError(f"the read's schema is fixed by the Schema Registry: {expected.simpleString()}; "
+                         f"a different one was given: {schema.simpleString()}")
 
 
 class KafkaBatchReader(DataSourceReader):
@@ -107,30 +121,46 @@ class KafkaDataSource(DataSource):
         """The format name: ``spark.read.format("confluent_kafka")``."""
         return DEFAULT_NAME
 
-    def schema(self) -> str:
-        """key, value, topic, partition, offset, timestamp, timestampType (+ headers)."""
-        return read_ddl(_bool(_lower(self.options), "includeHeaders", False))
+    def schema(self) -> Any:
+        """key, value, topic, partition, offset, timestamp, timestampType (+ headers); with
+        valueFormat / keyFormat avro the value / key have the Spark type of the registry's
+        reader schema, looked up here, once, and kept for the reader."""
+        o = _lower(self.options)
+        include_headers = _bool(o, "includeHeaders", False)
+        registry = parse_registry_options(o, read=True)
+        if registry is None:
+            return read_schema(include_headers)
+        self._schemas: Dict[str, ResolvedSchema] = resolve_read(registry, Subscription.parse(o).named_topics())
+        return read_schema(include_headers, self._schemas)
+
+    def _read_options(self, schema: Optional[StructType], streaming: bool) -> ReadOptions:
+        options = ReadOptions.parse(self.options, streaming=streaming).with_schemas(getattr(self, "_schemas", None))
+        check_read_schema(options, schema)
+        return options
 
     def reader(self, schema: StructType) -> DataSourceReader:
         """A batch reader (``spark.read``); the options are checked here, on the driver."""
-        return KafkaBatchReader(ReadOptions.parse(self.options, streaming=False))
+        return KafkaBatchReader(self._read_options(schema, streaming=False))
+
+    def _write_options(self, schema: StructType) -> WriteOptions:
+        options = WriteOptions.parse(self.options)
+        check_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), options.topic,
+                     options.encoded_columns())
+        return options.with_schemas({f.name.lower(): f.dataType for f in schema.fields})
 
     def writer(self, schema: StructType, overwrite: bool) -> KafkaBatchWriter:
-        """A batch writer; ``overwrite`` means append, as for Spark's Kafka sink."""
-        options = WriteOptions.parse(self.options)
-        check_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), options.topic)
-        return KafkaBatchWriter(options)
+        """A batch writer; ``overwrite`` means append, as for Spark's Kafka sink. With
+        valueFormat / keyFormat avro the writer schemas are looked up or registered here."""
+        return KafkaBatchWriter(self._write_options(schema))
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
         """A micro-batch reader (``spark.readStream``); offsets are checkpointed by Spark."""
         from ._streaming import KafkaStreamReader
 
-        return KafkaStreamReader(ReadOptions.parse(self.options, streaming=True))
+        return KafkaStreamReader(self._read_options(schema, streaming=True))
 
     def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
         """A micro-batch writer (``df.writeStream``), at-least-once like the batch writer."""
         from ._streaming import KafkaStreamWriter
 
-        options = WriteOptions.parse(self.options)
-        check_schema(((f.name, f.dataType.simpleString()) for f in schema.fields), options.topic)
-        return KafkaStreamWriter(options)
+        return KafkaStreamWriter(self._write_options(schema))

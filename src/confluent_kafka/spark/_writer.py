@@ -59,9 +59,11 @@ _COLUMN_TYPES = {
 }
 
 
-def check_schema(fields: Iterable[Tuple[str, str]], topic_option: Optional[str]) -> None:
+def check_schema(fields: Iterable[Tuple[str, str]], topic_option: Optional[str],
+                 encoded: Tuple[str, ...] = ()) -> None:
     """Refuse, before any task runs, a DataFrame that cannot be written: ``fields`` are
-    ``(name, Spark type as simpleString)`` pairs."""
+    ``(name, Spark type as simpleString)`` pairs; the columns named in ``encoded`` (``key``,
+    ``value``) are encoded with the Schema Registry and may have any type their schema takes."""
     fields = [(name.lower(), kind) for name, kind in fields]
     names = [name for name, _ in fields]
     if "value" not in names:
@@ -73,7 +75,7 @@ def check_schema(fields: Iterable[Tuple[str, str]], topic_option: Optional[str])
         if allowed is None:
             raise ValueError(f"column {name!r} cannot be written to Kafka; the columns are "
                              f"{', '.join(WRITE_COLUMNS)} (value required)")
-        if kind not in allowed:
+        if kind not in allowed and name not in encoded:
             raise ValueError(f"column {name!r} has type {kind}; it must be {' or '.join(allowed)}")
 
 
@@ -151,12 +153,19 @@ def write_batches(opts: WriteOptions, batches: Iterable[Any], task_id: Optional[
     deadline = time.monotonic() + opts.flush_timeout
     errors = DeliveryErrors()
     rows = 0
+    encode = None
+    if opts.schemas:
+        from ._avro_codec import BatchEncoder
+
+        encode = BatchEncoder(opts.schemas, opts.column_types or {})
     try:
         p = _producers.get(conf, _init_transactions if transactional else None)
         if transactional:
             p.begin_transaction()
         for batch in batches:
             batch = batch.rename_columns([n.lower() for n in batch.schema.names])
+            if encode is not None:
+                batch = encode(batch)
             for topic, rows_of_topic in _by_topic(batch, opts.topic):
                 _produce(p, topic, rows_of_topic, errors, deadline)
             rows += batch.num_rows

@@ -57,7 +57,7 @@ def _own(obj: Any) -> bool:
         return False
     if owner is None or not (inspect.isclass(obj) or callable(obj)):
         return True
-    return owner.startswith("confluent_kafka") or owner in ("cimpl", "builtins") and inspect.isclass(obj) and issubclass(obj, BaseException)
+    return owner.startswith("confluent_kafka") or owner == "cimpl"
 
 
 def _names(module_name: str) -> dict[str, Any]:

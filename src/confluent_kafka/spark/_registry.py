@@ -1,0 +1,315 @@
+"""Schema Registry options of the data source, and the schemas they name.
+
+``valueFormat`` / ``keyFormat`` say how the value and key columns are encoded in Kafka:
+``binary`` (the default: bytes as they are) or ``avro`` (Confluent's framing: a zero byte, the
+4-byte schema id, the Avro binary encoding). The registry is configured with
+``schema.registry.url`` and any other ``schema.registry.<key>`` option, handed to
+:class:`~confluent_kafka.schema_registry.SchemaRegistryClient` as ``<key>`` (the way
+``kafka.<key>`` options reach librdkafka).
+
+Which schema a read decodes into, or a write encodes with, is looked up once where Spark plans
+the query (:func:`resolve_read`, :func:`resolve_write`) and travels to the tasks as text, so
+every task of a query uses the same one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+#: What ``valueFormat`` / ``keyFormat`` accept now, and what they will accept later.
+FORMATS = ("binary", "avro")
+LATER_FORMATS = ("json", "protobuf")
+
+#: ``mode``: what a read does with a record it cannot decode (Spark's ``from_avro`` names).
+MODES = ("FAILFAST", "PERMISSIVE", "DROPMALFORMED")
+
+PREFIX = "schema.registry."
+
+# SchemaRegistryClient settings that are numbers (options arrive as strings).
+_NUMBERS = ("timeout", "cache.capacity", "cache.latest.ttl.sec", "max.retries", "retries.wait.ms",
+            "retries.max.wait.ms")
+
+
+@dataclass(frozen=True)
+class FieldFormat:
+    """How one column (``key`` or ``value``) is encoded, with the options that pick its schema."""
+
+    field: str
+    format: str
+    subject: Optional[str] = None
+    schema_id: Optional[int] = None
+    version: Optional[int] = None  # None: the latest
+    avro_schema: Optional[str] = None  # writes: the schema to register instead of a derived one
+
+    @property
+    def option_prefix(self) -> str:
+        """``value`` or ``key``: the start of this column's option names."""
+        return self.field
+
+
+@dataclass(frozen=True)
+class RegistryOptions:
+    """The registry settings of a read or write with an ``avro`` key or value."""
+
+    conf: Tuple[Tuple[str, Any], ...]
+    key: Optional[FieldFormat]
+    value: Optional[FieldFormat]
+    mode: str = "FAILFAST"
+
+    def client_conf(self) -> Dict[str, Any]:
+        """The :class:`SchemaRegistryClient` configuration."""
+        return dict(self.conf)
+
+    def fields(self) -> List[FieldFormat]:
+        """The encoded columns, key first."""
+        return [f for f in (self.key, self.value) if f is not None]
+
+
+def _int_option(o: Mapping[str, str], name: str, minimum: int) -> Optional[int]:
+    raw = o.get(name.lower())
+    if raw is None:
+        return None
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ValueError(f"option {name!r} must be an integer, not {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"option {name!r} must be at least {minimum}, not {value}")
+    return value
+
+
+def _field_format(o: Mapping[str, str], field: str, read: bool) -> Optional[FieldFormat]:
+    name = f"{field}Format"
+    raw = o.get(name.lower())
+    fmt = "binary" if raw is None else raw.strip().lower()
+    if fmt in LATER_FORMATS:
+        raise ValueError(f"option {name!r}: {fmt!r} is not supported yet; the formats are "
+                         f"{', '.join(FORMATS)} (Schema Registry {fmt} will come later)")
+    if fmt not in FORMATS:
+        raise ValueError(f"option {name!r} must be one of {', '.join(FORMATS)}, not {raw!r}")
+    opts = {k: f"{field}{k}" for k in ("Subject", "SchemaId", "SchemaVersion", "AvroSchema")}
+    if fmt == "binary":
+        given = [v for v in opts.values() if v.lower() in o]
+        if given:
+            raise ValueError(f"option {given[0]!r} needs {name}=avro")
+        return None
+    schema_id = _int_option(o, opts["SchemaId"], 1)
+    version_raw = o.get(opts["SchemaVersion"].lower())
+    version = None if version_raw is None or version_raw.strip().lower() == "latest" else \
+        _int_option(o, opts["SchemaVersion"], 1)
+    if schema_id is not None and version_raw is not None:
+        raise ValueError(f"options {opts['SchemaId']!r} and {opts['SchemaVersion']!r} both pick the schema: "
+                         f"set one")
+    avro_schema = o.get(opts["AvroSchema"].lower())
+    if avro_schema is not None:
+        if read:
+            raise ValueError(f"option {opts['AvroSchema']!r} is for writes; a read decodes into a schema of "
+                             f"the registry ({opts['SchemaId']} or {opts['Subject']} and {opts['SchemaVersion']})")
+        if schema_id is not None or version_raw is not None:
+            raise ValueError(f"option {opts['AvroSchema']!r} registers a schema; it cannot be combined with "
+                             f"{opts['SchemaId']} or {opts['SchemaVersion']}")
+        try:
+            json.loads(avro_schema)
+        except ValueError as exc:
+            raise ValueError(f"option {opts['AvroSchema']!r} is not JSON: {exc}") from None
+    subject = o.get(opts["Subject"].lower()) or None
+    return FieldFormat(field, fmt, subject=subject, schema_id=schema_id, version=version, avro_schema=avro_schema)
+
+
+def _client_conf(o: Mapping[str, str]) -> Tuple[Tuple[str, Any], ...]:
+    conf: Dict[str, Any] = {}
+    for key, value in o.items():
+        if not key.startswith(PREFIX):
+            continue
+        name = key[len(PREFIX):]
+        if name in _NUMBERS:
+            try:
+                conf[name] = float(value) if "." in value else int(value)
+            except ValueError:
+                raise ValueError(f"option {key!r} must be a number, not {value!r}") from None
+        else:
+            conf[name] = value
+    return tuple(sorted(conf.items()))
+
+
+def parse_registry_options(o: Mapping[str, str], read: bool) -> Optional[RegistryOptions]:
+    """The registry options among the lower-cased options ``o``, checked; None when neither the
+    key nor the value is ``avro`` (then no registry option may be set, apart from ``mode``
+    which is checked anyway).
+
+    :param o: the options, keys lower-cased.
+    :param read: a read (``mode`` allowed) or a write.
+    :returns: the options, or None.
+    :raises ValueError: naming the option that is wrong.
+    """
+    raw_mode = o.get("mode")
+    mode = "FAILFAST"
+    if raw_mode is not None:
+        if not read:
+            raise ValueError("option 'mode' is for reads (what to do with records that do not decode)")
+        mode = raw_mode.strip().upper()
+        if mode not in MODES:
+            raise ValueError(f"option 'mode' must be one of {', '.join(MODES)}, not {raw_mode!r}")
+    key, value = _field_format(o, "key", read), _field_format(o, "value", read)
+    conf = _client_conf(o)
+    if key is None and value is None:
+        if conf:
+            raise ValueError(f"option {PREFIX + conf[0][0]!r} needs valueFormat=avro or keyFormat=avro")
+        return None
+    if "url" not in dict(conf):
+        which = "valueFormat" if value is not None else "keyFormat"
+        raise ValueError(f"{which}=avro needs the option 'schema.registry.url'")
+    return RegistryOptions(conf=conf, key=key, value=value, mode=mode)
+
+
+# -- clients --------------------------------------------------------------------------------------
+
+_clients: Dict[Tuple[int, Tuple[Tuple[str, Any], ...]], Any] = {}
+
+
+def client(options: RegistryOptions) -> Any:
+    """This process's :class:`SchemaRegistryClient` for ``options`` (made on first use, and
+    again in a forked child). Its caches keep what tasks look up (schemas by id)."""
+    from ..schema_registry import SchemaRegistryClient
+
+    key = (os.getpid(), options.conf)
+    found = _clients.get(key)
+    if found is None:
+        found = SchemaRegistryClient.new_client(options.client_conf())  # mock:// too (one per process)
+        _clients[key] = found
+    return found
+
+
+# -- schemas --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ResolvedSchema:
+    """The schema a column is read into or written with: its registry id, and its text with any
+    references inlined (so it parses alone)."""
+
+    field: str
+    schema_id: int
+    schema: str
+    subject: Optional[str] = None
+    version: Optional[int] = None
+
+    def describe(self) -> str:
+        """``schema id 7 (subject 'users-value' version 2)`` for messages."""
+        where = f" (subject {self.subject!r} version {self.version})" if self.subject and self.version else ""
+        return f"schema id {self.schema_id}{where}"
+
+
+def _clean(parsed: Any) -> Any:
+    """fastavro's parsed form without its private keys: valid Avro JSON data, every named type
+    defined at its first use and named afterwards."""
+    if isinstance(parsed, list):
+        return [_clean(p) for p in parsed]
+    if isinstance(parsed, dict):
+        return {k: _clean(v) for k, v in parsed.items() if not k.startswith("__")}
+    return parsed
+
+
+def self_contained(schema: Any, registry: Any, what: str) -> str:
+    """The text of the Avro :class:`~confluent_kafka.schema_registry.Schema` ``schema`` with
+    its references (fetched from ``registry``) inlined.
+
+    :raises ValueError: when the schema is not Avro.
+    """
+    from ..schema_registry.common.avro import _schema_loads, parse_schema_with_repo, resolve_named_schemas_op
+    from ..schema_registry.common.serde import run_sync
+
+    kind = (schema.schema_type or "AVRO").upper()
+    if kind != "AVRO":
+        raise ValueError(f"{what} is a {kind} schema, not Avro")
+    if schema.schema_str is None:
+        raise ValueError(f"{what} has no schema text")
+    named = run_sync(resolve_named_schemas_op(schema), registry)
+    prepared = _schema_loads(schema.schema_str).schema_str or ""
+    return json.dumps(_clean(parse_schema_with_repo(prepared, named)), separators=(",", ":"))
+
+
+def default_subject(field: FieldFormat, topics: Optional[List[str]], option_for_topics: str) -> str:
+    """The subject of ``field``: its ``<field>Subject`` option, else ``<topic>-<field>`` (the
+    topic name strategy) when the query names exactly one topic."""
+    if field.subject:
+        return field.subject
+    if topics is not None and len(topics) == 1:
+        return f"{topics[0]}-{field.field}"
+    raise ValueError(f"set the option '{field.field}Subject' (or '{field.field}SchemaId'): the subject "
+                     f"'<topic>-{field.field}' is only taken by default when {option_for_topics} names one topic")
+
+
+def resolve_read(options: RegistryOptions, topics: Optional[List[str]]) -> Dict[str, ResolvedSchema]:
+    """The reader schema of each ``avro`` column, from the registry: ``<field>SchemaId``, else
+    version ``<field>SchemaVersion`` (default the latest) of the subject.
+
+    :param options: the registry options.
+    :param topics: the topics the read names (subscribe / assign), None for a pattern.
+    :returns: ``{"key": ..., "value": ...}`` for the columns that are ``avro``.
+    """
+    registry = client(options)
+    return {f.field: _resolve_registered(registry, f, topics, "the read") for f in options.fields()}
+
+
+def _resolve_registered(registry: Any, field: FieldFormat, topics: Optional[List[str]],
+                        what: str) -> ResolvedSchema:
+    from ..schema_registry import SchemaRegistryError
+
+    try:
+        return _lookup_registered(registry, field, topics, what)
+    except SchemaRegistryError as exc:
+        if exc.http_status_code != 404:
+            raise
+        which = (f"schema id {field.schema_id}" if field.schema_id is not None else
+                 f"subject {default_subject(field, topics, '')!r}"
+                 + (f" version {field.version}" if field.version is not None else ""))
+        raise ValueError(f"{field.field}Format=avro: the Schema Registry has no {which} ({exc}); "
+                         f"{what} takes its {field.field} schema from there") from None
+
+
+def _lookup_registered(registry: Any, field: FieldFormat, topics: Optional[List[str]],
+                       what: str) -> ResolvedSchema:
+    if field.schema_id is not None:
+        schema = registry.get_schema(field.schema_id)
+        text = self_contained(schema, registry, f"schema id {field.schema_id}")
+        return ResolvedSchema(field.field, field.schema_id, text)
+    subject = default_subject(field, topics, "subscribe or assign" if what == "the read" else "the 'topic' option")
+    registered = (registry.get_latest_version(subject) if field.version is None
+                  else registry.get_version(subject, field.version))
+    text = self_contained(registered.schema, registry, f"subject {subject!r} version {registered.version}")
+    return ResolvedSchema(field.field, int(registered.schema_id), text, subject, registered.version)
+
+
+def resolve_write(options: RegistryOptions, topic: Optional[str], column_types: Dict[str, Any]) -> Dict[str, ResolvedSchema]:
+    """The writer schema of each ``avro`` column: ``<field>SchemaId``, or a version
+    (``<field>SchemaVersion``) of the subject, or else the schema registered now under the
+    subject: ``<field>AvroSchema`` if given, else the one derived from the column's Spark type
+    (registering an identical schema again returns its id).
+
+    :param options: the registry options.
+    :param topic: the ``topic`` option, for the default subject ``<topic>-<field>``.
+    :param column_types: the Spark type of the ``key`` / ``value`` columns.
+    """
+    from ..schema_registry import Schema
+    from ._avro_types import spark_to_avro
+
+    registry = client(options)
+    out: Dict[str, ResolvedSchema] = {}
+    topics = [topic] if topic else None
+    for f in options.fields():
+        if f.field not in column_types:
+            raise ValueError(f"{f.field}Format=avro needs a {f.field!r} column")
+        if f.schema_id is not None or f.version is not None:
+            out[f.field] = _resolve_registered(registry, f, topics, "the write")
+            continue
+        subject = default_subject(f, topics, "the 'topic' option")
+        text = f.avro_schema or json.dumps(spark_to_avro(column_types[f.field]), separators=(",", ":"))
+        registered = registry.register_schema_full_response(subject, Schema(text, "AVRO"))
+        schema_id = int(registered.schema_id)
+        out[f.field] = ResolvedSchema(f.field, schema_id,
+                                      self_contained(Schema(text, "AVRO"), registry, f"the schema of {f.field}"),
+                                      subject)
+    return out
