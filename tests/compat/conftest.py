@@ -6,6 +6,7 @@ names another interpreter). Without it the tier skips, saying what is missing.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import pathlib
@@ -19,6 +20,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 UPSTREAM_VERSION = "2.16.1"
 RUN_TIMEOUT = 300
+PARALLEL_RUNS = 4
 
 
 def upstream_python() -> tuple[str | None, str]:
@@ -40,8 +42,15 @@ class Sides:
     def __init__(self, upstream: str, env: dict[str, str], bootstrap: Callable[[], str]) -> None:
         self.pythons = {"ours": sys.executable, "upstream": upstream}
         self.env = env
-        self.bootstrap = bootstrap
+        self._start_broker = bootstrap
+        self._bootstrap: str | None = None
         self.cache: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def bootstrap(self) -> str:
+        """The broker's address, the broker started on first use (from the test's thread)."""
+        if self._bootstrap is None:
+            self._bootstrap = self._start_broker()
+        return self._bootstrap
 
     def _run(self, side: str, args: list[str]) -> dict[str, Any]:
         env = dict(self.env)
@@ -58,7 +67,18 @@ class Sides:
         return json.loads(proc.stdout)
 
     def run(self, module: str) -> dict[str, dict[str, Any]]:
-        """``{"ours": {scenario: observation}, "upstream": {...}}`` for scenarios/MODULE.py."""
+        """``{"ours": {scenario: observation}, "upstream": {...}}`` for scenarios/MODULE.py.
+
+        The first call runs every module on both sides, a few at a time: most scenarios wait on
+        timeouts against an unreachable broker, so running them side by side costs little CPU."""
+        if not self.cache:
+            modules = sorted(path.stem for path in (HERE / "scenarios").glob("*.py"))
+            if any(needs_broker(m) for m in modules):
+                self.bootstrap()  # start the broker (a fixture) on this thread, before the pool
+            jobs = [(side, m) for m in modules for side in self.pythons]
+            with concurrent.futures.ThreadPoolExecutor(PARALLEL_RUNS) as pool:
+                for job, result in zip(jobs, pool.map(lambda job: self._run(job[0], [job[1]]), jobs)):
+                    self.cache[job] = result
         for side in self.pythons:
             if (side, module) not in self.cache:
                 self.cache[(side, module)] = self._run(side, [module])
