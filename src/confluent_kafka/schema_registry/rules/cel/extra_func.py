@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import uuid
 from email.utils import parseaddr
 from typing import Any, Callable, Dict, Optional, Union
@@ -163,14 +164,17 @@ def is_uuid(val: Any) -> Any:
 
 def _format_one(spec: str, arg: Any) -> str:
     if spec == "s":
+        # As upstream's client renders them: Python's spelling of booleans and null, bytes as
+        # hex, lists with quoted strings.
         if isinstance(arg, celtypes.BytesType):
-            return bytes(arg).decode("utf-8", "replace")
+            return bytes(arg).hex()
         if isinstance(arg, celtypes.BoolType):
-            return "true" if arg else "false"
+            return str(bool(arg))
         if arg is None:
-            return "null"
+            return "None"
         if isinstance(arg, (list, celtypes.ListType)):
-            return "[" + ", ".join(_format_one("s", a) for a in arg) + "]"
+            return "[" + ", ".join(json.dumps(str(a)) if isinstance(a, str) else _format_one("s", a)
+                                   for a in arg) + "]"
         return str(arg)
     if spec == "d":
         if not isinstance(arg, (celtypes.IntType, celtypes.UintType)):
