@@ -433,7 +433,8 @@ def transform(ctx: RuleContext, schema: AvroSchema, message: AvroMessage, field_
     if field_ctx is not None:
         tags = ctx.rule.tags
         if not tags or not _disjoint(set(tags), field_ctx.tags):
-            return field_transform(ctx, field_ctx, message)
+            transformed: AvroMessage = field_transform(ctx, field_ctx, message)
+            return transformed
     return message
 
 
@@ -517,9 +518,9 @@ def _collapse_schema(schema: AvroSchema, seen: Optional[List[str]] = None) -> Av
     if kind in ("record", "enum", "fixed"):
         name = schema.get("name")
         namespace = schema.get("namespace")
-        full = _full_name(name, namespace) if isinstance(name, str) else name
+        full = _full_name(name, namespace) if isinstance(name, str) else str(name)
         if full in seen:
-            return name  # type: ignore[no-any-return]
+            return str(name)
         seen.append(full)
         for alias in schema.get("aliases") or []:
             seen.append(_full_name(alias, namespace))
@@ -567,11 +568,12 @@ def _collect_tags(ns: str, outer: str, schema: Any, found: Dict[str, Set[str]]) 
         _collect_tags(ns, outer, schema.get("values"), found)
     elif kind == "record":
         name = schema.get("name")
+        record_ns: str
         if name is not None and "." in name:
             record_ns = _namespace_of(name) or ""
         else:
-            record_ns = schema.get("namespace") if schema.get("namespace") is not None else (
-                _namespace_of(outer) or ns)
+            declared = schema.get("namespace")
+            record_ns = str(declared) if declared is not None else (_namespace_of(outer) or ns)
             if name is not None and record_ns:
                 name = f"{record_ns}.{name}"
         for fld in schema.get("fields") or []:

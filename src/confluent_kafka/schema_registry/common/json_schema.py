@@ -622,7 +622,8 @@ def transform(ctx: RuleContext, schema: JsonSchema, ref_registry: Registry, ref_
         if field_ctx is not None:
             tags = ctx.rule.tags
             if not tags or not _disjoint(set(tags), field_ctx.tags):
-                return field_transform(ctx, field_ctx, message)
+                transformed: JsonMessage = field_transform(ctx, field_ctx, message)
+                return transformed
     return message
 
 

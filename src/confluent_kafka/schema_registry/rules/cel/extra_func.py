@@ -10,8 +10,8 @@ from email.utils import parseaddr
 from typing import Any, Callable, Dict, Optional, Union
 from urllib.parse import urlparse
 
-import celpy  # type: ignore[import-untyped,unused-ignore]
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
+from celpy.evaluation import CELEvalError  # type: ignore[import-untyped,unused-ignore]
 
 __all__ = ["EXTRA_FUNCS", "make_extra_funcs", "validate_email", "validate_ip", "validate_uuid",
            "validate_host_and_port", "validate_port"]
@@ -50,12 +50,12 @@ def validate_ip(val: Union[str, bytes], version: Optional[int] = None) -> bool:
     :param val: the text.
     :param version: 4, 6 or None for either.
     :returns: True when it is.
-    :raises celpy.CELEvalError: for another version.
+    :raises CELEvalError: for another version.
     """
     kinds: Dict[Optional[int], Callable[[Any], Any]] = {None: ipaddress.ip_address, 4: ipaddress.IPv4Address,
                                                         6: ipaddress.IPv6Address}
     if version not in kinds:
-        raise celpy.CELEvalError("invalid argument, expected 4 or 6")
+        raise CELEvalError("invalid argument, expected 4 or 6")
     try:
         kinds[version](val)
         return True
@@ -113,20 +113,20 @@ def validate_uuid(val: str) -> bool:
 
 def _text_arg(value: Any, what: str = "string") -> None:
     if not isinstance(value, celtypes.StringType):
-        raise celpy.CELEvalError(f"invalid argument, expected {what}")
+        raise CELEvalError(f"invalid argument, expected {what}")
 
 
 def is_ipv4(val: Any) -> Any:
     """CEL ``isIpv4(s)``."""
     if not isinstance(val, (celtypes.StringType, celtypes.BytesType)):
-        raise celpy.CELEvalError("invalid argument, expected string or bytes")
+        raise CELEvalError("invalid argument, expected string or bytes")
     return celtypes.BoolType(validate_ip(val, 4))
 
 
 def is_ipv6(val: Any) -> Any:
     """CEL ``isIpv6(s)``."""
     if not isinstance(val, (celtypes.StringType, celtypes.BytesType)):
-        raise celpy.CELEvalError("invalid argument, expected string or bytes")
+        raise CELEvalError("invalid argument, expected string or bytes")
     return celtypes.BoolType(validate_ip(val, 6))
 
 
@@ -178,7 +178,7 @@ def _format_one(spec: str, arg: Any) -> str:
         return str(arg)
     if spec == "d":
         if not isinstance(arg, (celtypes.IntType, celtypes.UintType)):
-            raise celpy.CELEvalError("error during formatting: decimal clause can only be used on integers")
+            raise CELEvalError("error during formatting: decimal clause can only be used on integers")
         return str(int(arg))
     if spec in ("x", "X", "o", "b"):
         if isinstance(arg, (celtypes.StringType, celtypes.BytesType)):
@@ -190,16 +190,16 @@ def _format_one(spec: str, arg: Any) -> str:
     if spec.endswith(("f", "e")):
         precision = int(spec[1:-1]) if spec.startswith(".") else 6
         return format(float(arg), f".{precision}{spec[-1]}")
-    raise celpy.CELEvalError(f"error during formatting: unrecognized formatting clause {spec!r}")
+    raise CELEvalError(f"error during formatting: unrecognized formatting clause {spec!r}")
 
 
 def _format(fmt: Any, args: Any) -> Any:
     """CEL ``"...".format([args])``: ``%s``, ``%d``, ``%x``/``%X``, ``%o``, ``%b``, ``%f``,
     ``%e`` (with ``.N`` precision) and ``%%``."""
     if not isinstance(fmt, celtypes.StringType):
-        raise celpy.CELEvalError("format() needs a string")
+        raise CELEvalError("format() needs a string")
     if not isinstance(args, (list, celtypes.ListType)):
-        raise celpy.CELEvalError("format() needs a list of arguments")
+        raise CELEvalError("format() needs a list of arguments")
     out, i, n, used = [], 0, len(fmt), 0
     while i < n:
         c = fmt[i]
@@ -215,11 +215,11 @@ def _format(fmt: Any, args: Any) -> Any:
         while i < n and (fmt[i] == "." or fmt[i].isdigit()):
             i += 1
         if i >= n:
-            raise celpy.CELEvalError("error during formatting: unterminated formatting clause")
+            raise CELEvalError("error during formatting: unterminated formatting clause")
         spec = fmt[start:i + 1]
         i += 1
         if used >= len(args):
-            raise celpy.CELEvalError(f"index {used} out of range")
+            raise CELEvalError(f"index {used} out of range")
         out.append(_format_one(spec, args[used]))
         used += 1
     return celtypes.StringType("".join(out))

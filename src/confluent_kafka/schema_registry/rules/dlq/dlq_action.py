@@ -209,7 +209,8 @@ class DlqAction(RuleAction):
         if hasattr(value, "DESCRIPTOR"):
             from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
 
-            return json_format.MessageToJson(value).encode("utf-8")
+            text: str = json_format.MessageToJson(value)
+            return text.encode("utf-8")
         return json.dumps(value, default=self._json_default).encode("utf-8")
 
     @staticmethod
