@@ -933,3 +933,263 @@ def crossed_rules_bytes(given: Any) -> Any:
                      "protobuf": _failure(lambda: _pb_view(_pb_de(sr, reg)(b64decode(d["protobuf"]["bytes"]),
                                                                            _ctx("p"))))}
     return out
+
+
+# -- field and payload encryption (local KMS) --------------------------------------------------------
+
+SECRET = "compat-secret"
+ENC_PARAMS = {"encrypt.kek.name": "kek1", "encrypt.kms.type": "local-kms", "encrypt.kms.key.id": "key1"}
+
+
+def _enc_registry(clock: Any = None) -> Any:
+    from confluent_kafka.schema_registry.rule_registry import RuleRegistry
+    from confluent_kafka.schema_registry.rules.encryption.encrypt_executor import (
+        EncryptionExecutor,
+        FieldEncryptionExecutor,
+    )
+    from confluent_kafka.schema_registry.rules.encryption.kms_driver_registry import get_kms_driver
+    from confluent_kafka.schema_registry.rules.encryption.localkms.local_driver import LocalKmsDriver
+
+    try:
+        get_kms_driver("local-kms://x")
+    except Exception:  # noqa: BLE001 - registered once per process
+        LocalKmsDriver.register()
+    reg = RuleRegistry()
+    reg.register_executor(FieldEncryptionExecutor(clock) if clock is not None else FieldEncryptionExecutor())
+    reg.register_executor(EncryptionExecutor(clock) if clock is not None else EncryptionExecutor())
+    reg.register_executor(__import__("confluent_kafka.schema_registry.rules.cel.cel_executor",
+                                     fromlist=["CelExecutor"]).CelExecutor())
+    return reg
+
+
+def _enc_rule(params: Optional[Dict[str, str]] = None, tags: Optional[List[str]] = None, type_: str = "ENCRYPT",
+              on_failure: Optional[str] = None) -> Any:
+    return _rule("enc", "TRANSFORM", "WRITEREAD", type_, None, tags=["PII"] if tags is None else tags,
+                 params=dict(ENC_PARAMS, **(params or {})), on_failure=on_failure)
+
+
+def _deks(reg: Any) -> Any:
+    out = []
+    for executor in reg.get_executors():
+        inner = getattr(executor, "executor", executor)
+        client = getattr(inner, "client", None)
+        if client is None:
+            continue
+        for dek_id in client._dek_cache.get_dek_ids():
+            dek = client._dek_cache.get_dek(dek_id)
+            out.append([dek.kek_name, dek.subject, dek.version, str(dek.algorithm), dek.encrypted_key_material])
+    return sorted(out)
+
+
+def scenario_rules_encryption_avro() -> Any:
+    sr = _sr("rules-enc-avro")
+    reg = _enc_registry()
+    conf = {"secret": SECRET}
+    out: Dict[str, Any] = {}
+    cases = {
+        "field": [_enc_rule()],
+        "field AES128": [_enc_rule({"encrypt.dek.algorithm": "AES128_GCM"})],
+        "field deterministic": [_enc_rule({"encrypt.dek.algorithm": "AES256_SIV"})],
+        "field, expiring DEKs": [_enc_rule({"encrypt.dek.expiry.days": "1"})],
+        "untagged: every string": [_enc_rule(tags=[])],
+        "no kek name": [_rule("enc", "TRANSFORM", "WRITEREAD", "ENCRYPT", None, tags=["PII"])],
+        "empty kek name": [_enc_rule({"encrypt.kek.name": ""})],
+        "no kms type": [_rule("enc", "TRANSFORM", "WRITEREAD", "ENCRYPT", None, tags=["PII"],
+                              params={"encrypt.kek.name": "kek-x"})],
+        "no kms key id": [_rule("enc", "TRANSFORM", "WRITEREAD", "ENCRYPT", None, tags=["PII"],
+                                params={"encrypt.kek.name": "kek-y", "encrypt.kms.type": "local-kms"})],
+        "other kms type": [_enc_rule({"encrypt.kms.type": "aws-kms"})],
+        "other kms key id": [_enc_rule({"encrypt.kms.key.id": "key2"})],
+        "bad expiry": [_enc_rule({"encrypt.dek.expiry.days": "soon"})],
+        "negative expiry": [_enc_rule({"encrypt.dek.expiry.days": "-1"})],
+        "unknown algorithm": [_enc_rule({"encrypt.dek.algorithm": "ROT13"})],
+        "no driver": [_enc_rule({"encrypt.kek.name": "kek-z", "encrypt.kms.type": "nowhere-kms"})],
+        "ints tagged": [_rule("enc", "TRANSFORM", "WRITEREAD", "ENCRYPT", None, tags=["NUM"], params=ENC_PARAMS)],
+        "payload": [],
+    }
+    tagged_int = json.dumps({"type": "record", "name": "N", "fields": [{"name": "n", "type": "int",
+                                                                         "confluent:tags": ["NUM"]}]})
+    for i, (label, rules) in enumerate(cases.items()):
+        topic = f"e{i}"
+        encoding = [_enc_rule(type_="ENCRYPT_PAYLOAD", tags=[])] if label == "payload" else None
+        text = tagged_int if label == "ints tagged" else USER
+        from confluent_kafka.schema_registry import RuleSet, Schema
+
+        sr.register_schema(f"{topic}-value", Schema(text, "AVRO", [], None, RuleSet(None, rules, encoding)))
+        ser = _avro(sr, reg, rule_conf=conf)
+        record = {"n": 5} if label == "ints tagged" else _user()
+        written = _failure(ser, record, _ctx(topic))
+        entry: Dict[str, Any] = {"written": {k: v for k, v in written.items() if k != "ok"}}
+        if "ok" in written:
+            from base64 import b64decode
+            raw = b64decode(written["ok"]["bytes"])
+            entry["size"] = len(raw)
+            entry["clear name visible"] = b"ann" in raw
+            entry["read"] = _failure(_avro_de(sr, reg, rule_conf=conf), raw, _ctx(topic))
+            entry["read without executor"] = _failure(_avro_de(sr, _registry()), raw, _ctx(topic))
+        out[label] = entry
+    out["deks"] = [d[:4] for d in _deks(reg)]
+    return out
+
+
+def scenario_rules_encryption_json_protobuf() -> Any:
+    sr = _sr("rules-enc-jp")
+    reg = _enc_registry()
+    conf = {"secret": SECRET}
+    sr.register_schema("j-value", _schema(JUSER, "JSON", domain=[_enc_rule()]))
+    from confluent_kafka.schema_registry.json_schema import JSONDeserializer, JSONSerializer
+
+    jser = JSONSerializer(None, sr, conf={"auto.register.schemas": False, "use.latest.version": True},
+                          rule_registry=reg, rule_conf=conf)
+    record = {"name": "ann", "age": 3, "home": {"city": "Oslo"}}
+    jb = jser(record, _ctx("j"))
+    jde = JSONDeserializer(None, schema_registry_client=sr, rule_registry=reg, rule_conf=conf)
+    out: Dict[str, Any] = {"json size": len(jb), "json clear": b"Oslo" in jb or b"ann" in jb,
+                           "json read": _failure(jde, jb, _ctx("j"))}
+    _pb_registered(sr, "p-value", domain=[_enc_rule()])
+    pser = _pb_ser(sr, reg)
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+    pser = ProtobufSerializer(_pb()["Person"], sr, conf={"auto.register.schemas": False, "use.latest.version": True,
+                                                          "use.deprecated.format": False},
+                              rule_registry=reg, rule_conf=conf)
+    pb = pser(_person(), _ctx("p"))
+    from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer
+    pde = ProtobufDeserializer(_pb()["Person"], {"use.deprecated.format": False}, sr, rule_registry=reg,
+                               rule_conf=conf)
+    out.update({"protobuf size": len(pb), "protobuf clear": b"Oslo" in pb or b"ann" in pb,
+                "protobuf read": _failure(lambda: _pb_view(pde(pb, _ctx("p"))))})
+    out["deks"] = [d[:4] for d in _deks(reg)]
+    return out
+
+
+def scenario_rules_encryption_rotation() -> Any:
+    from confluent_kafka.schema_registry.rules.encryption.encrypt_executor import Clock
+
+    class Fixed(Clock):
+        def __init__(self) -> None:
+            import time
+            self.ms = int(time.time() * 1000)  # the mock DEK registry stamps DEKs with the real time
+
+        def now(self) -> int:
+            return self.ms
+
+    clock = Fixed()
+    sr = _sr("rules-enc-rot")
+    reg = _enc_registry(clock)
+    conf = {"secret": SECRET}
+    sr.register_schema("r-value", _schema(USER, domain=[_enc_rule({"encrypt.dek.expiry.days": "1"})]))
+    ser, de = _avro(sr, reg, rule_conf=conf), _avro_de(sr, reg, rule_conf=conf)
+    first = ser(_user(), _ctx("r"))
+    clock.ms += 3 * 86_400_000
+    second = ser(_user(name="bo"), _ctx("r"))
+    return {"sizes": [len(first), len(second)], "first": _failure(de, first, _ctx("r")),
+            "second": _failure(de, second, _ctx("r")), "dek versions": [d[2] for d in _deks(reg)]}
+
+
+def scenario_rules_encryption_pieces() -> Any:
+    from confluent_kafka.schema_registry.rules.encryption.azurekms import azure_driver
+    from confluent_kafka.schema_registry.rules.encryption.awskms.aws_driver import AwsKmsDriver
+    from confluent_kafka.schema_registry.rules.encryption.dek_registry.dek_registry_client import (
+        Dek,
+        DekAlgorithm,
+        DekRegistryClient,
+        Kek,
+    )
+    from confluent_kafka.schema_registry.rules.encryption.encrypt_executor import _context_for
+    from confluent_kafka.schema_registry.rules.encryption.gcpkms.gcp_driver import GcpKmsDriver
+    from confluent_kafka.schema_registry.rules.encryption.hcvault.hcvault_driver import HcVaultKmsDriver
+    from confluent_kafka.schema_registry.rules.encryption.kms_driver_registry import get_kms_driver
+    from confluent_kafka.schema_registry.rules.encryption.localkms.local_driver import LocalKmsDriver
+
+    out: Dict[str, Any] = {}
+    client = DekRegistryClient.new_client({"url": "mock://dek"})
+    out["mock type"] = type(client).__name__
+    out["no url"] = type(DekRegistryClient.new_client({})).__name__
+    out["real type"] = type(DekRegistryClient.new_client({"url": "http://127.0.0.1:1"})).__name__
+    kek = client.register_kek("k", "local-kms", "id", False, {"a": "b"}, "doc")
+    out["kek"] = [kek.to_dict(), client.get_kek("k").to_dict(), outcome(client.get_kek, "nope"),
+                  outcome(client.get_kek, "k", True), client.register_kek("k", "x", "y").kms_type]
+    d1 = client.register_dek("k", "s", "ZW5j")
+    client.register_dek("k", "s", "ZW5jMg==", DekAlgorithm.AES256_GCM, 2)
+    out["dek"] = [sorted((k, v) for k, v in d1.to_dict().items() if k != "ts"), d1.ts is not None, client.get_dek("k", "s").version,
+                  client.get_dek("k", "s", version=-1).version, outcome(client.get_dek, "k", "other"),
+                  outcome(client.get_dek, "k", "s", DekAlgorithm.AES128_GCM), data(d1.get_encrypted_key_material_bytes()),
+                  d1.get_key_material_bytes()]
+    d1.set_key_material(b"raw")
+    out["dek material"] = [d1.key_material, data(d1.get_key_material_bytes())]
+    out["round trips"] = [Kek.from_dict(kek.to_dict()).to_dict() == kek.to_dict(),
+                          Dek.from_dict({"kekName": "k", "subject": "s", "version": 1, "algorithm": "AES256_SIV",
+                                         "encryptedKeyMaterial": "eA==", "ts": 5, "deleted": False}).to_dict(),
+                          [str(a) for a in DekAlgorithm]]
+    out["contexts"] = [_context_for(s) for s in (None, "s", ":.ctx:s", ":.:s", ":.ctx", ":x:s")]
+    for driver in (AwsKmsDriver, GcpKmsDriver, HcVaultKmsDriver, LocalKmsDriver):
+        driver.register()
+    out["drivers"] = [type(get_kms_driver(u)).__name__ for u in ("aws-kms://x", "gcp-kms://x", "hcvault://x",
+                                                                  "local-kms://x")]
+    out["no driver"] = outcome(get_kms_driver, "ftp://x")
+    out["prefixes"] = [d().get_key_url_prefix() for d in (AwsKmsDriver, GcpKmsDriver, HcVaultKmsDriver,
+                                                          LocalKmsDriver, azure_driver.AzureKmsDriver)]
+    out["aws bad uri"] = outcome(AwsKmsDriver().new_kms_client, {}, "gcp-kms://x")
+    out["aws bad arn"] = outcome(AwsKmsDriver().new_kms_client, {}, "aws-kms://arn:aws:kms")
+    out["gcp account type"] = outcome(GcpKmsDriver().new_kms_client, {"account.type": "user"}, "gcp-kms://x")
+    out["hcvault key without cert"] = outcome(HcVaultKmsDriver().new_kms_client, {"ssl.key.location": "k"},
+                                              "hcvault://127.0.0.1:1/transit/keys/k")
+    out["hcvault verify"] = [HcVaultKmsDriver._get_verify({}), HcVaultKmsDriver._get_verify({"ssl.ca.location": ""}),
+                             HcVaultKmsDriver._get_verify({"ssl.ca.location": "/ca"}),
+                             HcVaultKmsDriver._get_cert({"ssl.certificate.location": "c"}),
+                             HcVaultKmsDriver._get_cert({"ssl.certificate.location": "c", "ssl.key.location": "k"})]
+    out["local no secret"] = outcome(LocalKmsDriver().new_kms_client, {}, "local-kms://x")
+    out["azure ids"] = [azure_driver.is_versionless("https://v.vault.azure.net/keys/k"),
+                        azure_driver.is_versionless("https://v.vault.azure.net/keys/k/abc"),
+                        azure_driver.with_version("https://v.vault.azure.net/keys/k/old", "new"),
+                        outcome(azure_driver.is_versionless, "not a url"),
+                        outcome(azure_driver.is_versionless, "https://v/secrets/k"),
+                        azure_driver.get_versioned_key_id({}, "https://v.vault.azure.net/keys/k/v1"),
+                        azure_driver.ENCRYPT_AZURE_KEY_VERSION_SAVE]
+    from confluent_kafka.schema_registry.rules.encryption.azurekms.azure_aead import _extract_version, _is_valid_version
+
+    out["azure prefix"] = [_extract_version(b"azure:v1:" + b"a" * 32 + b":xyz"), _extract_version(b"plain"),
+                           _is_valid_version("0" * 32), _is_valid_version("g" * 32)]
+    return out
+
+
+def dump_local_kms() -> Any:
+    """Ciphertext under a KEK derived from the secret, and an encrypted record with its DEK."""
+    from confluent_kafka.schema_registry.rules.encryption.localkms.local_client import LocalKmsClient
+
+    reg = _enc_registry()  # registers Tink's AEAD key types (upstream's local client does not)
+    aead = LocalKmsClient(SECRET).get_aead("local-kms://key1")
+    sr = _sr("rules-enc-cross")
+    sr.register_schema("x-value", _schema(USER, domain=[_enc_rule()]))
+    record = _avro(sr, reg, rule_conf={"secret": SECRET})(_user(), _ctx("x"))
+    return {"kek ciphertext": data(aead.encrypt(b"hello", b"aad")), "record": data(record), "deks": _deks(reg)}
+
+
+def crossed_local_kms(given: Any) -> Any:
+    from base64 import b64decode
+
+    from confluent_kafka.schema_registry.rules.encryption.dek_registry.dek_registry_client import DekAlgorithm
+    from confluent_kafka.schema_registry.rules.encryption.localkms.local_client import LocalKmsClient
+
+    _enc_registry()
+    aead = LocalKmsClient(SECRET).get_aead("local-kms://key1")
+    out = {}
+    for side in ("ours", "upstream"):
+        d = given[side]
+        if "deks" not in d:
+            out[side] = d
+            continue
+        sr = _sr("rules-enc-crossed-" + side)
+        reg = _enc_registry()
+        sr.register_schema("x-value", _schema(USER, domain=[_enc_rule()]))
+        de = _avro_de(sr, reg, rule_conf={"secret": SECRET})
+        for executor in reg.get_executors():
+            client = getattr(getattr(executor, "executor", executor), "client", None)
+            if client is None:
+                continue
+            client.register_kek("kek1", "local-kms", "key1")
+            for kek_name, subject, version, algorithm, material in d["deks"]:
+                client.register_dek(kek_name, subject, material, DekAlgorithm(algorithm), version)
+        out[side] = {"kek plaintext": outcome(aead.decrypt, b64decode(d["kek ciphertext"]["bytes"]), b"aad"),
+                     "record": _failure(de, b64decode(d["record"]["bytes"]), _ctx("x"))}
+    return out
