@@ -503,3 +503,12 @@ def test_builtin_functions(fn: str, good: str, bad: str) -> None:
     assert ser(dict(ANN, name=good))
     with pytest.raises(SerializationError):
         ser(dict(ANN, name=bad))
+
+
+def test_cel_results_are_plain_values() -> None:
+    side = Side("json", "sync")
+    text = json.dumps({"title": "T", "type": "object", "properties": {"ok": {"type": "boolean"}, "n": {}}})
+    side.register("t-value", [rule("t", "TRANSFORM", "WRITE", "CEL", "{'ok': !message.ok, 'n': 1.5, 'l': [true]}")],
+                  text=text)
+    data = side.serializer(registry())({"ok": True})
+    assert data[5:] == b'{"ok":false,"n":1.5,"l":[true]}'

@@ -1193,3 +1193,16 @@ def crossed_local_kms(given: Any) -> Any:
         out[side] = {"kek plaintext": outcome(aead.decrypt, b64decode(d["kek ciphertext"]["bytes"]), b"aad"),
                      "record": _failure(de, b64decode(d["record"]["bytes"]), _ctx("x"))}
     return out
+
+
+def scenario_rules_cel_results_are_plain_values() -> Any:
+    """A CEL transform's booleans and doubles reach the JSON serializer as Python values here
+    (a deliberate difference: upstream hands over CEL's own types, which fail JSON Schema's
+    boolean check and the JSON encoder)."""
+    sr = _sr("rules-plain")
+    reg = _registry("CEL")
+    text = json.dumps({"title": "T", "type": "object", "properties": {"ok": {"type": "boolean"}, "n": {}}})
+    sr.register_schema("t-value", _schema(text, "JSON", domain=[
+        _rule("t", "TRANSFORM", "WRITE", "CEL", "{'ok': !message.ok, 'n': 1.5}")]))
+    return {"validated": outcome(_json(sr, reg), {"ok": True}, _ctx("t")),
+            "not validated": outcome(_json(sr, reg, {"validate": False}), {"ok": True}, _ctx("t"))}
