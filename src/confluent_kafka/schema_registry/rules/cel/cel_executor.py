@@ -20,6 +20,7 @@ from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
 from ...common.schema_registry_client import RuleKind, Schema
 from ...common.serde import FieldContext, RuleContext, RuleExecutor
 from ...rule_registry import RuleRegistry
+from .cel_field_presence import InterpretedRunner
 from .extra_func import EXTRA_FUNCS
 
 __all__ = ["CelExecutor", "msg_to_cel", "field_value_to_cel"]
@@ -35,7 +36,7 @@ class CelExecutor(RuleExecutor):
     and schema."""
 
     def __init__(self) -> None:
-        self._env = celpy.Environment()
+        self._env = celpy.Environment(runner_class=InterpretedRunner)
         self._funcs = EXTRA_FUNCS
         self._programs: Dict[Tuple[str, str, Schema], Any] = {}
         self._lock = threading.Lock()

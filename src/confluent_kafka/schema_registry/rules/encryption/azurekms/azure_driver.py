@@ -102,11 +102,12 @@ class AzureKmsDriver(KmsDriver):
 
         :raises ImportError: when the Azure packages are not installed.
         """
-        from .azure_client import AzureKmsClient
-
         return AzureKmsClient(key_url if key_url is not None else _PREFIX, _get_credentials(conf), conf)
 
     @classmethod
     def register(cls) -> None:
         """Register the driver."""
         register_kms_driver(cls())
+
+
+from .azure_client import AzureKmsClient  # noqa: E402 - it uses this module's helpers
