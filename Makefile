@@ -68,7 +68,7 @@ compat-venv: $(COMPAT_STAMP)
 $(COMPAT_STAMP): Makefile
 	@test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV)
 	@$(COMPAT_VENV)/bin/python -m pip install -q --disable-pip-version-check \
-	    'confluent-kafka[avro,json,protobuf,schemaregistry]==$(UPSTREAM_VERSION)' \
+	    'confluent-kafka[avro,json,protobuf,schemaregistry,rules]==$(UPSTREAM_VERSION)' \
 	    && touch $@ || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2
 
 # The same build the tests run: any Sphinx warning is an error.

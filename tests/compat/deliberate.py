@@ -28,6 +28,16 @@ DIFFERENCES: dict[str, str] = {
         "what upstream raises there (ValueError, struct.error, EOFError, SchemaRegistryError). Serializing "
         "without a SerializationContext (so no subject and no schema id) raises a SerializationError saying so "
         "(upstream: AttributeError on None). Pinned by tests/unit/test_schema_registry_protobuf.py."),
+    "schema_registry_rules::scenario_rules_failure_text": (
+        "A data-contract rule that fails with the ERROR action raises a SerializationError whose text says which "
+        "topic/field, rule (kind, name, type, mode) and subject failed and why (the rule's own error, which is also "
+        "the __cause__ as upstream's); upstream's SerializationError has an empty text. Same type and cause, so "
+        "handlers keep working. Pinned by tests/unit/test_schema_registry_rules.py::test_failure_text."),
+    "schema_registry_rules::scenario_rules_cel_results_are_plain_values": (
+        "A CEL TRANSFORM's result reaches the serializer as plain Python values (bool, int, float, str, bytes, "
+        "dict, list); upstream hands over cel-python's own types, so a JSON record whose transform yields a boolean "
+        "fails JSON Schema's boolean check (BoolType is an int) and one yielding a double fails the JSON encoder. "
+        "Pinned by tests/unit/test_schema_registry_rules.py::test_cel_results_are_plain_values."),
     "schema_registry::scenario_mock_calls_upstream_leaves_to_http": (
         "The mock:// client answers every call the way a registry does (compatibility level, config, "
         "modes, schema types, contexts) instead of sending it to a mock:// URL that httpx cannot "

@@ -186,14 +186,3 @@ def test_bad_payloads_are_named(side: Side) -> None:
 def test_serializer_configuration_is_checked(side: Side, conf: dict, text: str) -> None:
     with pytest.raises(ValueError, match=text):
         side.serializer(USER, conf=conf)
-
-
-def test_rules_are_not_implemented(side: Side) -> None:
-    from confluent_kafka.schema_registry import Rule, RuleKind, RuleMode, RuleSet
-
-    rule = Rule("r", None, RuleKind.CONDITION, RuleMode.WRITE, "CEL", None, None, "true", None, None, None)
-    ruled = Schema(USER, rule_set=RuleSet(migration_rules=None, domain_rules=[rule]))
-    with pytest.raises(NotImplementedError, match="data-contract rules"):
-        side.serializer(ruled)({"name": "a", "age": 1})
-    with pytest.raises(NotImplementedError, match="rule registries"):
-        side.serializer(USER, rule_registry=object())

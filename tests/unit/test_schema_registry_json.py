@@ -255,14 +255,3 @@ def test_context_is_needed_by_the_default_strategy(side: Side) -> None:
     with pytest.raises(ValueError, match="SerializationContext is required"):
         side.serializer()({"name": "a"}, None)
     assert side.serializer(conf={"subject.name.strategy": record_subject_name_strategy})({"name": "a"}, None)
-
-
-def test_rules_are_not_implemented(side: Side) -> None:
-    from confluent_kafka.schema_registry import Rule, RuleKind, RuleMode, RuleSet
-
-    rule = Rule("r", None, RuleKind.CONDITION, RuleMode.WRITE, "CEL", None, None, "true", None, None, None)
-    ruled = Schema(USER, "JSON", rule_set=RuleSet(migration_rules=None, domain_rules=[rule]))
-    with pytest.raises(NotImplementedError, match="data-contract rules"):
-        side.serializer(ruled)({"name": "a"})
-    with pytest.raises(NotImplementedError, match="rule registries"):
-        side.serializer(rule_registry=object())

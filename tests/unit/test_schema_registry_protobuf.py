@@ -185,8 +185,6 @@ def test_configuration_is_checked(side: Side) -> None:
     side.deserializer(conf={"validate": True})  # upstream's Protobuf deserializer ignores unknown keys
     with pytest.raises(AttributeError, match="needs a Protobuf message class"):
         side.serializer(dict)
-    with pytest.raises(NotImplementedError, match="rule registries"):
-        ProtobufSerializer(User, side.client, rule_registry=object())
 
 
 def test_a_message_of_another_type_is_refused(side: Side) -> None:

@@ -25,18 +25,17 @@ class AsyncAvroSerializer(AvroSerializerSteps, AsyncBaseSerializer):
     :param schema_str: the Avro schema.
     :param to_dict: ``to_dict(obj, ctx) -> dict``.
     :param conf: as for the synchronous serializer.
-    :param rule_conf: not supported yet.
-    :param rule_registry: not supported yet.
+    :param rule_conf: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     """
 
     async def __init__(self, schema_registry_client: Any, schema_str: Union[str, Schema, None] = None,  # type: ignore[misc]
                        to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None) -> None:
-        if rule_registry is not None:
-            raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
         self._registry = schema_registry_client
         await self._run(self._init_op(schema_str, to_dict, conf, _SERIALIZER_DEFAULTS))
+        self._init_rules(rule_conf, rule_registry)
 
     async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Encode ``obj`` (see the synchronous serializer).
@@ -58,18 +57,17 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
     :param from_dict: ``from_dict(dict, ctx) -> object``.
     :param return_record_name: decode unions as (name, value) tuples.
     :param conf: as for the synchronous deserializer.
-    :param rule_conf: not supported yet.
-    :param rule_registry: not supported yet.
+    :param rule_conf: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     """
 
     async def __init__(self, schema_registry_client: Any, schema_str: Union[str, Schema, None] = None,  # type: ignore[misc]
                        from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
                        rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        if rule_registry is not None:
-            raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
         self._registry = schema_registry_client
         await self._run(self._init_op(schema_str, from_dict, return_record_name, conf, _DESERIALIZER_DEFAULTS))
+        self._init_rules(rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes (see the synchronous deserializer).

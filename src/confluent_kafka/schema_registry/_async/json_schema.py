@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Union
 
 from ...serialization import SerializationContext
-from .._sync.json_schema import JSONDeserializer, JSONSerializer, _no_rules
+from .._sync.json_schema import JSONDeserializer, JSONSerializer
 from ..common import asyncinit
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
@@ -38,8 +38,8 @@ class AsyncJSONSerializer(JsonSerializerSteps, AsyncBaseSerializer):
     :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`.
     :param to_dict: ``to_dict(obj, ctx) -> dict``.
     :param conf: as for the synchronous serializer.
-    :param rule_conf: not supported yet.
-    :param rule_registry: not supported yet.
+    :param rule_conf: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :param json_encode: the encoder.
     """
 
@@ -49,9 +49,9 @@ class AsyncJSONSerializer(JsonSerializerSteps, AsyncBaseSerializer):
                        to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         await self._run(self._init_op(schema_str, to_dict, conf, self._default_conf, json_encode))
+        self._init_rules(rule_conf, rule_registry)
 
     async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Validate and encode ``obj`` (see the synchronous serializer).
@@ -72,8 +72,8 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
     :param from_dict: ``from_dict(dict, ctx) -> object``.
     :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`.
     :param conf: as for the synchronous deserializer.
-    :param rule_conf: not supported yet.
-    :param rule_registry: not supported yet.
+    :param rule_conf: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :param json_decode: the decoder.
     """
 
@@ -84,9 +84,9 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
                        schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
                        rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
                        json_decode: Optional[Callable[[Any], Any]] = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         await self._run(self._init_op(schema_str, from_dict, conf, self._default_conf, json_decode))
+        self._init_rules(rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes (see the synchronous deserializer).

@@ -9,7 +9,6 @@ from typing import Any, Dict, Optional, Set
 from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext
-from .._sync.json_schema import _no_rules
 from .._sync.protobuf import ProtobufDeserializer, ProtobufSerializer
 from ..common import asyncinit
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
@@ -41,8 +40,8 @@ class AsyncProtobufSerializer(ProtobufSerializerSteps, AsyncBaseSerializer):
     :param msg_type: the generated message class.
     :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`.
     :param conf: as for the synchronous serializer.
-    :param rule_conf: not supported yet.
-    :param rule_registry: not supported yet.
+    :param rule_conf: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     """
 
     _default_conf = ProtobufSerializer._default_conf
@@ -50,9 +49,9 @@ class AsyncProtobufSerializer(ProtobufSerializerSteps, AsyncBaseSerializer):
     async def __init__(self, msg_type: Any, schema_registry_client: Any,  # type: ignore[misc]
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         self._init(msg_type, conf, self._default_conf)
+        self._init_rules(rule_conf, rule_registry)
 
     async def __call__(self, message: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Encode ``message`` (see the synchronous serializer).
@@ -73,8 +72,8 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
     :param message_type: the generated message class to decode into.
     :param conf: as for the synchronous deserializer.
     :param schema_registry_client: the :class:`AsyncSchemaRegistryClient`, if any.
-    :param rule_conf: not supported yet.
-    :param rule_registry: not supported yet.
+    :param rule_conf: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     """
 
     _default_conf = ProtobufDeserializer._default_conf
@@ -82,9 +81,9 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
     async def __init__(self, message_type: Any, conf: Optional[Dict[str, Any]] = None,  # type: ignore[misc]
                        schema_registry_client: Any = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         self._init(message_type, conf, self._default_conf)
+        self._init_rules(rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Protobuf bytes (see the synchronous deserializer).

@@ -56,11 +56,15 @@ class AsyncBaseSerde(SerdeBase):
         self._owns_registry = True
 
     async def aclose(self) -> None:
-        """Close the Schema Registry client if this serde owns it."""
-        if self._owns_registry:
-            self._owns_registry = False
-            if self._registry is not None:
-                await self._registry.aclose()
+        """Close the executors and actions of a rule registry of this serde's own (never the
+        global one's) and the Schema Registry client if this serde owns it."""
+        try:
+            self._close_rule_registry()
+        finally:
+            if self._owns_registry:
+                self._owns_registry = False
+                if self._registry is not None:
+                    await self._registry.aclose()
 
     async def _run(self, op: SerdeOp) -> Any:
         return await run_async(op, self._registry)

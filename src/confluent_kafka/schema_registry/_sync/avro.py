@@ -66,20 +66,19 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
     :param schema_str: the Avro schema, as a declaration or a :class:`Schema` (with references).
     :param to_dict: ``to_dict(obj, ctx) -> dict``, converting the application's objects.
     :param conf: the configuration above.
-    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
-    :param rule_registry: rule executors (rules are not supported yet).
+    :param rule_conf: configuration given to the rule executors and actions (``configure``).
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :raises ValueError: for a bad setting or an unknown key.
-    :raises NotImplementedError: for rule registries and inline validation rules.
+    :raises NotImplementedError: for inline validation rules (``validation.rules.execution``).
     """
 
     def __init__(self, schema_registry_client: Any, schema_str: Union[str, Schema, None] = None,
                  to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None) -> None:
-        if rule_registry is not None:
-            raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
         self._registry = schema_registry_client
         self._run(self._init_op(schema_str, to_dict, conf, _SERIALIZER_DEFAULTS))
+        self._init_rules(rule_conf, rule_registry)
 
     def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Encode ``obj`` (after ``to_dict``), registering or looking up its schema first.
@@ -110,8 +109,8 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
     :param from_dict: ``from_dict(dict, ctx) -> object``, converting decoded records.
     :param return_record_name: decode unions as (name, value) tuples.
     :param conf: the configuration above.
-    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
-    :param rule_registry: rule executors (rules are not supported yet).
+    :param rule_conf: configuration given to the rule executors and actions (``configure``).
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :raises ValueError: for a bad setting or an unknown key.
     """
 
@@ -119,10 +118,9 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
                  from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        if rule_registry is not None:
-            raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
         self._registry = schema_registry_client
         self._run(self._init_op(schema_str, from_dict, return_record_name, conf, _DESERIALIZER_DEFAULTS))
+        self._init_rules(rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes.

@@ -27,11 +27,6 @@ def _resolve_named_schema(schema: Schema, schema_registry_client: Any, ref_regis
     return run_sync(resolve_named_schemas_op(schema, ref_registry), schema_registry_client)
 
 
-def _no_rules(rule_registry: Any) -> None:
-    if rule_registry is not None:
-        raise NotImplementedError("rule registries (data-contract rules) are not supported by this client yet")
-
-
 class JSONSerializer(JsonSerializerSteps, BaseSerializer):
     """JSON encoding, validated against a JSON Schema, with Confluent Schema Registry framing
     (magic byte 0 and the 4-byte schema id, or the schema guid in a header with
@@ -59,11 +54,11 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
     :param schema_registry_client: the client.
     :param to_dict: ``to_dict(obj, ctx) -> dict``, converting the application's objects.
     :param conf: the configuration above.
-    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
-    :param rule_registry: rule executors (rules are not supported yet).
+    :param rule_conf: configuration given to the rule executors and actions (``configure``).
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :param json_encode: the encoder (``obj -> str or bytes``); default: compact JSON, UTF-8.
     :raises ValueError: for a bad setting or an unknown key.
-    :raises NotImplementedError: for rule registries and inline validation rules.
+    :raises NotImplementedError: for inline validation rules (``validation.rules.execution``).
     """
 
     _default_conf: Dict[str, Any] = {
@@ -86,9 +81,9 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
                  to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         self._run(self._init_op(schema_str, to_dict, conf, self._default_conf, json_encode))
+        self._init_rules(rule_conf, rule_registry)
 
     def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Validate and encode ``obj`` (after ``to_dict``), registering or looking up its schema
@@ -120,8 +115,8 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
     :param schema_registry_client: the client (needed without ``schema_str``, or when it has
         references).
     :param conf: the configuration above.
-    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
-    :param rule_registry: rule executors (rules are not supported yet).
+    :param rule_conf: configuration given to the rule executors and actions (``configure``).
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :param json_decode: the decoder (``bytes -> object``); default: the json module (or orjson).
     :raises ValueError: for a bad setting, an unknown key, or neither a schema nor a client.
     """
@@ -141,9 +136,9 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
                  schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
                  json_decode: Optional[Callable[[Any], Any]] = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         self._run(self._init_op(schema_str, from_dict, conf, self._default_conf, json_decode))
+        self._init_rules(rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes.

@@ -12,7 +12,6 @@ from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, referen
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution, run_sync
-from .json_schema import _no_rules
 from .serde import BaseDeserializer, BaseSerializer
 
 __all__ = ["_resolve_named_schema", "ProtobufSerializer", "ProtobufDeserializer"]
@@ -56,8 +55,8 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
     :param msg_type: the generated message class.
     :param schema_registry_client: the client.
     :param conf: the configuration above.
-    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
-    :param rule_registry: rule executors (rules are not supported yet).
+    :param rule_conf: configuration given to the rule executors and actions (``configure``).
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :raises ValueError: for a bad setting or an unknown key.
     """
 
@@ -81,9 +80,9 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
 
     def __init__(self, msg_type: Any, schema_registry_client: Any, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         self._init(msg_type, conf, self._default_conf)
+        self._init_rules(rule_conf, rule_registry)
 
     def __call__(self, message: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Encode ``message``, registering or looking up its schema (and imports) first.
@@ -112,8 +111,8 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
     :param message_type: the generated message class to decode into.
     :param conf: the configuration above.
     :param schema_registry_client: the client, if any.
-    :param rule_conf: configuration of data-contract rule executors (rules are not supported yet).
-    :param rule_registry: rule executors (rules are not supported yet).
+    :param rule_conf: configuration given to the rule executors and actions (``configure``).
+    :param rule_registry: where rules find their executors and actions (default: the global one).
     :raises ValueError: for a bad setting or an unknown key.
     """
 
@@ -130,9 +129,9 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
     def __init__(self, message_type: Any, conf: Optional[Dict[str, Any]] = None,
                  schema_registry_client: Any = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None) -> None:
-        _no_rules(rule_registry)
         self._registry = schema_registry_client
         self._init(message_type, conf, self._default_conf)
+        self._init_rules(rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Protobuf bytes.

@@ -107,11 +107,16 @@ class BaseSerde(SerdeBase):
         self._owns_registry = True
 
     def close(self) -> None:
-        """Close the Schema Registry client if this serde owns it. Safe to call more than once."""
-        if self._owns_registry:
-            self._owns_registry = False
-            if self._registry is not None:
-                self._registry.close()
+        """Close the executors and actions of a rule registry of this serde's own (never the
+        global one's) and the Schema Registry client if this serde owns it. Safe to call more
+        than once."""
+        try:
+            self._close_rule_registry()
+        finally:
+            if self._owns_registry:
+                self._owns_registry = False
+                if self._registry is not None:
+                    self._registry.close()
 
     def _run(self, op: SerdeOp) -> Any:
         return run_sync(op, self._registry)

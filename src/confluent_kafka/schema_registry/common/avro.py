@@ -6,32 +6,41 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import threading
+from collections import defaultdict
 from copy import deepcopy
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple, Union
 
 from fastavro import schemaless_reader, schemaless_writer
 from fastavro import repository
-from fastavro.schema import load_schema
+from fastavro.schema import expand_schema, load_schema
+from fastavro.validation import validate as avro_validate
 
 from ...serialization import SerializationContext, SerializationError
 from .schema_registry_client import Schema
+from .schema_registry_client import RuleKind, RuleMode, RulePhase
 from .serde import (
+    FieldTransform,
+    FieldType,
     ParsedSchemaCache,
+    RuleConditionError,
+    RuleContext,
     SchemaId,
     SerdeBase,
     SerdeConfig,
     SerdeOp,
     _where,
     framing_error,
-    refuse_rules,
     registry_call,
     wrap_error,
     writer_schema_op,
 )
 
 __all__ = ["AVRO_TYPE", "AvroSchema", "AvroMessage", "LocalSchemaRepository", "parse_schema_with_repo",
-           "_schema_loads", "_ContextStringIO"]
+           "transform", "get_type", "get_inline_tags", "_schema_loads", "_ContextStringIO"]
+
+log = logging.getLogger(__name__)
 
 AVRO_TYPE = "AVRO"
 
@@ -183,7 +192,7 @@ class AvroSerializerSteps(AvroSteps):
             self._schema_name = _schema_name(schema, self._parsed_schema)
         return None
 
-    def _serialize_op(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
+    def _serialize_steps(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
         if obj is None:
             return None
         has_client = self._registry is not None
@@ -215,11 +224,18 @@ class AvroSerializerSteps(AvroSteps):
         else:
             value = obj
 
-        if latest is not None:
-            refuse_rules(latest.schema)
+        if latest is not None and ctx is not None and subject is not None:
+            parsed = yield from self._parsed_op(latest.schema)
+            expanded = expand_schema(parsed)
+
+            def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
+                return transform(rule_ctx, expanded, msg, field_transform)
+
+            value = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, value,
+                                        get_inline_tags(parsed), field_transformer)
+        elif latest is not None:
             parsed = yield from self._parsed_op(latest.schema)
         else:
-            refuse_rules(self._schema)
             parsed = self._parsed_schema
         if parsed is None:
             raise SerializationError("the serializer has no schema to write with")
@@ -233,6 +249,9 @@ class AvroSerializerSteps(AvroSteps):
                 except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
                     raise wrap_error(exc, ctx, "encoding with " + _describe(schema_id, parsed)) from exc
                 payload = out.getvalue()
+            if latest is not None and ctx is not None and subject is not None:
+                payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
+                                                         latest.schema, payload, None, None)
             framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
             return framed
 
@@ -268,7 +287,7 @@ class AvroDeserializerSteps(AvroSteps):
         self._return_record_name = return_record_name
         return None
 
-    def _deserialize_op(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
+    def _deserialize_steps(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
         if data is None:
             return None
         if len(data) <= 5:
@@ -292,30 +311,274 @@ class AvroDeserializerSteps(AvroSteps):
             if subject is not None:
                 latest = yield from self._reader_schema_op(subject)
 
-        refuse_rules(writer_raw)
+        if ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer_raw,
+                                                     payload, None, None, data)
         if isinstance(payload, bytes):
             payload = io.BytesIO(payload)
+        migrations: List[Any] = []
         if latest is not None and subject is not None:
-            # Upstream looks the writer schema up under the subject (for migration rules) even
-            # when there are none: an unregistered writer schema fails the same way here.
-            yield from registry_call("lookup_schema", subject, writer_raw, normalize_schemas=False, deleted=True)
-            refuse_rules(latest.schema)
+            migrations = yield from self._migrations_op(subject, writer_raw, latest, None)
+            reader_raw: Optional[Schema] = latest.schema
             reader = yield from self._parsed_op(latest.schema)
         elif self._schema is not None and self._reader_schema is not None:
-            reader = self._reader_schema
+            reader_raw, reader = self._schema, self._reader_schema
         else:
-            reader = writer
-        if _is_bytes(writer):
-            record: Any = payload.read()
-        else:
-            try:
+            reader_raw, reader = writer_raw, writer
+        try:
+            if _is_bytes(writer):
+                record: Any = payload.read()
+            elif migrations:
+                # Migration rules take the record as written; they make it the reader's.
+                record = schemaless_reader(payload, writer, None, self._return_record_name)
+            else:
                 record = schemaless_reader(payload, writer, reader, self._return_record_name)
-            except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
-                raise wrap_error(exc, ctx, "decoding with writer " + _describe(schema_id, writer)
-                                 + ("" if reader is writer else " into reader " + _describe(None, reader))) from exc
+        except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
+            raise wrap_error(exc, ctx, "decoding with writer " + _describe(schema_id, writer)
+                             + ("" if reader is writer else " into reader " + _describe(None, reader))) from exc
+        if migrations and ctx is not None and subject is not None:
+            record = self._execute_migrations(ctx, subject, migrations, record)
+        if ctx is not None and subject is not None:
+            expanded = expand_schema(reader)
+
+            def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
+                return transform(rule_ctx, expanded, msg, field_transform)
+
+            record = self._execute_rules(ctx, subject, RuleMode.READ, None, reader_raw, record,
+                                         get_inline_tags(reader) if reader is not None else None, field_transformer,
+                                         data)
         if self._from_dict is not None:
             if ctx is None:
                 raise TypeError("SerializationContext cannot be None")
             return self._from_dict(record, ctx)
         return record
 
+
+# -- data-contract rules: walking a record for field-level rules ---------------------------------
+
+
+def get_type(schema: AvroSchema) -> FieldType:
+    """The :class:`FieldType` of an Avro (sub)schema; a named type referred to by name, or
+    anything unknown, is NULL.
+
+    :param schema: the schema.
+    :returns: its field type.
+    """
+    if isinstance(schema, list):
+        return FieldType.COMBINED
+    kind = schema.get("type") if isinstance(schema, dict) else schema
+    return _AVRO_FIELD_TYPES.get(kind, FieldType.NULL) if isinstance(kind, str) else FieldType.NULL
+
+
+_AVRO_FIELD_TYPES = {
+    "record": FieldType.RECORD, "enum": FieldType.ENUM, "array": FieldType.ARRAY, "map": FieldType.MAP,
+    "union": FieldType.COMBINED, "fixed": FieldType.FIXED, "string": FieldType.STRING, "bytes": FieldType.BYTES,
+    "int": FieldType.INT, "long": FieldType.LONG, "float": FieldType.FLOAT, "double": FieldType.DOUBLE,
+    "boolean": FieldType.BOOLEAN, "null": FieldType.NULL,
+}
+
+
+def _disjoint(tags1: Set[str], tags2: Set[str]) -> bool:
+    return not (set(tags1) & set(tags2))
+
+
+def transform(ctx: RuleContext, schema: AvroSchema, message: AvroMessage, field_transform: FieldTransform) -> AvroMessage:
+    """Walk ``message`` along ``schema`` (an expanded fastavro schema), applying
+    ``field_transform`` to each leaf field whose tags meet the rule's (every field when the rule
+    names no tags). Records are changed in place; for a CONDITION rule a field whose transform
+    returns False raises :class:`RuleConditionError`.
+
+    :param ctx: the rule context.
+    :param schema: the schema.
+    :param message: the value.
+    :param field_transform: the rule's field transform.
+    :returns: the value, transformed.
+    """
+    if schema is None:
+        return message
+    field_ctx = ctx.current_field()
+    if field_ctx is not None:
+        field_ctx.field_type = get_type(schema)
+    if isinstance(schema, list):
+        branch, value = _resolve_union(schema, message)
+        if branch is None:
+            return message
+        result = transform(ctx, branch, value, field_transform)
+        # Keep a (name, value) union notation while its branch still holds the new value.
+        if isinstance(message, tuple) and len(message) == 2 and _branch_accepts(branch, result):
+            return (message[0], result)
+        return result
+    if isinstance(schema, dict):
+        kind = schema.get("type")
+        if kind == "array":
+            if not isinstance(message, list):
+                log.warning("Incompatible message type for array schema")
+                return message
+            return [transform(ctx, schema["items"], item, field_transform) for item in message]
+        if kind == "map":
+            if not isinstance(message, dict):
+                log.warning("Incompatible message type for map schema")
+                return message
+            return {k: transform(ctx, schema["values"], v, field_transform) for k, v in message.items()}
+        if kind == "record":
+            if message is None:
+                return message
+            if not isinstance(message, dict):
+                log.warning("Incompatible message type for record schema")
+                return message
+            for fld in schema["fields"]:
+                if fld["name"] in message:
+                    _transform_field(ctx, schema, fld, message, field_transform)
+            return message
+    if field_ctx is not None:
+        tags = ctx.rule.tags
+        if not tags or not _disjoint(set(tags), field_ctx.tags):
+            transformed: AvroMessage = field_transform(ctx, field_ctx, message)
+            return transformed
+    return message
+
+
+def _transform_field(ctx: RuleContext, schema: Dict[str, Any], fld: Dict[str, Any], message: Dict[str, Any],
+                     field_transform: FieldTransform) -> None:
+    name = fld["name"]
+    try:
+        ctx.enter_field(message, f"{schema['name']}.{name}", name, get_type(fld["type"]), None)
+        result = transform(ctx, fld["type"], message[name], field_transform)
+        if ctx.rule.kind == RuleKind.CONDITION:
+            if result is False:
+                raise RuleConditionError(ctx.rule)
+        else:
+            message[name] = result
+    finally:
+        ctx.exit_field()
+
+
+def _full_name(name: str, namespace: Optional[str]) -> str:
+    return name if not namespace or "." in name else f"{namespace}.{name}"
+
+
+def _names_branch(branch: AvroSchema, name: str, exact: bool) -> bool:
+    if isinstance(branch, str):
+        return exact and branch == name
+    if not isinstance(branch, dict) or branch.get("name") is None:
+        return False
+    own = branch["name"]
+    if exact:
+        return name == _full_name(own, branch.get("namespace"))
+    # A branch whose namespace comes from an enclosing record is matched on its simple name.
+    return "." not in own and not branch.get("namespace") and name.rsplit(".", 1)[-1] == own
+
+
+def _branch_accepts(branch: AvroSchema, value: Any) -> bool:
+    try:
+        avro_validate(value, _collapse_schema(deepcopy(branch)), raise_errors=True)
+        return True
+    except Exception:  # noqa: BLE001 - any refusal means "not this branch"
+        return False
+
+
+def _resolve_union(schema: List[Any], message: Any) -> Tuple[Optional[AvroSchema], Any]:
+    named: Optional[Tuple[str, Any]] = None
+    if isinstance(message, tuple) and len(message) == 2:
+        named = (message[0], message[1])
+    elif isinstance(message, dict) and "-type" in message:
+        named = (message["-type"], message)
+    if named is not None:
+        for exact in (True, False):
+            for branch in schema:
+                if _names_branch(branch, named[0], exact):
+                    return branch, named[1]
+        return None, message
+    for branch in schema:
+        if _branch_accepts(branch, message):
+            return branch, message
+    return None, message
+
+
+def _collapse_schema(schema: AvroSchema, seen: Optional[List[str]] = None) -> AvroSchema:
+    """An expanded schema back in Avro's form, where a named type is defined once and then
+    referred to by name (changes ``schema`` in place).
+
+    :param schema: the expanded schema.
+    :returns: the collapsed schema.
+    """
+    if seen is None:
+        seen = []
+    if isinstance(schema, list):
+        return [_collapse_schema(s, seen) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    kind = schema.get("type")
+    if kind == "array":
+        schema["items"] = _collapse_schema(schema["items"], seen)
+        return schema
+    if kind == "map":
+        schema["values"] = _collapse_schema(schema["values"], seen)
+        return schema
+    if kind in ("record", "enum", "fixed"):
+        name = schema.get("name")
+        namespace = schema.get("namespace")
+        full = _full_name(name, namespace) if isinstance(name, str) else str(name)
+        if full in seen:
+            return str(name)
+        seen.append(full)
+        for alias in schema.get("aliases") or []:
+            seen.append(_full_name(alias, namespace))
+        if kind == "record":
+            schema["fields"] = [_collapse_field(f, seen) for f in schema["fields"]]
+        return schema
+    if isinstance(kind, (dict, list)):
+        schema["type"] = _collapse_schema(kind, seen)
+    return schema
+
+
+def _collapse_field(fld: Any, seen: List[str]) -> Any:
+    if isinstance(fld, dict) and "type" in fld:
+        fld["type"] = _collapse_schema(fld["type"], seen)
+    return fld
+
+
+def get_inline_tags(schema: AvroSchema) -> Dict[str, Set[str]]:
+    """The ``confluent:tags`` of every record field in a parsed schema, by the field's full
+    name (``namespace.Record.field``).
+
+    :param schema: the parsed (not expanded) schema.
+    :returns: the tags by field.
+    """
+    found: Dict[str, Set[str]] = defaultdict(set)
+    _collect_tags("", "", schema, found)
+    return found
+
+
+def _namespace_of(name: str) -> Optional[str]:
+    return name.rsplit(".", 1)[0] if "." in name else None
+
+
+def _collect_tags(ns: str, outer: str, schema: Any, found: Dict[str, Set[str]]) -> None:
+    if isinstance(schema, list):
+        for branch in schema:
+            _collect_tags(ns, outer, branch, found)
+        return
+    if not isinstance(schema, dict):
+        return
+    kind = schema.get("type")
+    if kind == "array":
+        _collect_tags(ns, outer, schema.get("items"), found)
+    elif kind == "map":
+        _collect_tags(ns, outer, schema.get("values"), found)
+    elif kind == "record":
+        name = schema.get("name")
+        record_ns: str
+        if name is not None and "." in name:
+            record_ns = _namespace_of(name) or ""
+        else:
+            declared = schema.get("namespace")
+            record_ns = str(declared) if declared is not None else (_namespace_of(outer) or ns)
+            if name is not None and record_ns:
+                name = f"{record_ns}.{name}"
+        for fld in schema.get("fields") or []:
+            tags, fname, ftype = fld.get("confluent:tags"), fld.get("name"), fld.get("type")
+            if tags is not None and fname is not None and name is not None:
+                found[f"{name}.{fname}"].update(tags)
+            if ftype is not None and name is not None:
+                _collect_tags(record_ns, name, ftype, found)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple, Union
 from urllib.parse import urlsplit
 
 import referencing
+import referencing.exceptions
 import referencing.jsonschema
 from cachetools import LRUCache
 from jsonschema import ValidationError  # type: ignore[import-untyped,unused-ignore]
@@ -27,23 +28,26 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped,u
 from referencing import Registry, Resource
 
 from ...serialization import SerializationContext, SerializationError
-from .schema_registry_client import Schema
+from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema
 from .serde import (
+    FieldTransform,
+    FieldType,
     ParsedSchemaCache,
+    RuleConditionError,
+    RuleContext,
     SchemaId,
     SerdeBase,
     SerdeConfig,
     SerdeOp,
     _where,
     framing_error,
-    refuse_rules,
     registry_call,
     wrap_error,
     writer_schema_op,
 )
 
-__all__ = ["JsonMessage", "JsonSchema", "DEFAULT_SPEC", "_retrieve_via_httpx", "_disjoint", "get_inline_tags",
-           "_json_loads", "_json_dumps", "_HAS_ORJSON"]
+__all__ = ["JsonMessage", "JsonSchema", "DEFAULT_SPEC", "_retrieve_via_httpx", "transform", "get_type", "_disjoint",
+           "get_inline_tags", "_json_loads", "_json_dumps", "_HAS_ORJSON"]
 
 log = logging.getLogger(__name__)
 
@@ -329,7 +333,7 @@ class JsonSerializerSteps(JsonSteps):
         self._schema_name = _title(self._parsed_schema)
         return None
 
-    def _serialize_op(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
+    def _serialize_steps(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
         if obj is None:
             return None
         subject = yield from self._subject_op(ctx, self._schema_name, self._registry is not None)
@@ -360,9 +364,16 @@ class JsonSerializerSteps(JsonSteps):
         if latest is not None:
             schema: Optional[Schema] = latest.schema
             parsed, ref_registry = yield from self._parsed_op(latest.schema)
+            if ref_registry is not None and ctx is not None and subject is not None:
+                resolver = _root_resolver(parsed, ref_registry)
+
+                def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
+                    return transform(rule_ctx, parsed, ref_registry, resolver, "$", msg, field_transform)
+
+                value = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, value, None,
+                                            field_transformer)
         else:
             schema, parsed, ref_registry = self._schema, self._parsed_schema, self._ref_registry
-        refuse_rules(schema)
         if self._validate and schema is not None and ref_registry is not None:
             self._check(value, schema, parsed, ref_registry, ctx, schema_id)
         if schema_id is None:
@@ -373,6 +384,9 @@ class JsonSerializerSteps(JsonSteps):
         except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
             raise wrap_error(exc, ctx, "encoding as JSON for " + _describe(parsed, schema_id)) from exc
         payload = encoded.encode("utf8") if isinstance(encoded, str) else encoded
+        if latest is not None and ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
+                                                     latest.schema, payload, None, None)
         framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
         return framed
 
@@ -412,7 +426,7 @@ class JsonDeserializerSteps(JsonSteps):
         self._from_dict = from_dict
         return None
 
-    def _deserialize_op(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
+    def _deserialize_steps(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
         if data is None:
             return None
         has_client = self._registry is not None
@@ -434,7 +448,9 @@ class JsonDeserializerSteps(JsonSteps):
                 subject = yield from self._subject_op(ctx, writer[0].get("title"), has_client)
                 if subject is not None:
                     latest = yield from self._reader_schema_op(subject)
-        refuse_rules(writer_raw)
+        if ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer_raw,
+                                                     payload, None, None, data)
         if isinstance(payload, bytes):
             payload = BytesIO(payload)
         raw = payload.read()
@@ -447,12 +463,10 @@ class JsonDeserializerSteps(JsonSteps):
             raise wrap_error(exc, ctx, "decoding JSON written with " + _describe(writer[0], schema_id)) from exc
 
         reader_id: Optional[SchemaId] = None
+        migrations: List[Any] = []
         if latest is not None and subject is not None and writer_raw is not None:
-            # Upstream looks the writer schema up under the subject (for migration rules) even
-            # when there are none: an unregistered writer schema fails the same way here.
-            yield from registry_call("lookup_schema", subject, writer_raw, normalize_schemas=False, deleted=True)
+            migrations = yield from self._migrations_op(subject, writer_raw, latest, None)
             reader_raw: Optional[Schema] = latest.schema
-            refuse_rules(reader_raw)
             reader, reader_registry = yield from self._parsed_op(latest.schema)
             reader_id = SchemaId(JSON_TYPE, latest.schema_id, latest.guid)
         elif self._schema is not None:
@@ -460,6 +474,16 @@ class JsonDeserializerSteps(JsonSteps):
         else:
             reader_raw, (reader, reader_registry) = writer_raw, writer
             reader_id = schema_id
+        if migrations and ctx is not None and subject is not None:
+            record = self._execute_migrations(ctx, subject, migrations, record)
+        if reader_registry is not None and ctx is not None and subject is not None:
+            resolver = _root_resolver(reader, reader_registry)
+
+            def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
+                return transform(rule_ctx, reader, reader_registry, resolver, "$", msg, field_transform)
+
+            record = self._execute_rules(ctx, subject, RuleMode.READ, None, reader_raw, record, None,
+                                         field_transformer, data)
         if self._validate and reader_raw is not None and reader_registry is not None:
             self._check(record, reader_raw, reader, reader_registry, ctx, reader_id)
 
@@ -469,3 +493,156 @@ class JsonDeserializerSteps(JsonSteps):
             return self._from_dict(record, ctx)
         return record
 
+
+# -- data-contract rules: walking a record for field-level rules ------------------------------------
+
+
+def get_type(schema: JsonSchema) -> FieldType:
+    """The :class:`FieldType` of a JSON (sub)schema: an object with properties is a RECORD,
+    without them a MAP; ``const``/``enum`` make an ENUM; a boolean schema is COMBINED.
+
+    :param schema: the schema.
+    :returns: its field type.
+    """
+    if isinstance(schema, bool):
+        return FieldType.COMBINED
+    kind = schema.get("type")
+    if schema.get("const") is not None or schema.get("enum") is not None:
+        return FieldType.ENUM
+    if kind == "object":
+        return FieldType.RECORD if schema.get("properties") else FieldType.MAP
+    simple = {"array": FieldType.ARRAY, "string": FieldType.STRING, "integer": FieldType.INT,
+              "number": FieldType.DOUBLE, "boolean": FieldType.BOOLEAN, "null": FieldType.NULL}
+    if isinstance(kind, str) and kind in simple:
+        return simple[kind]
+    if schema.get("properties") is not None:
+        return FieldType.RECORD
+    return FieldType.NULL
+
+
+def _valid(message: Any, schema: Any, ref_registry: Registry, resolver: Optional[Any] = None) -> bool:
+    try:
+        cls = validator_for(schema) if isinstance(schema, dict) else validator_for({})
+        validator = cls(schema, registry=ref_registry, _resolver=resolver) if resolver is not None \
+            else cls(schema, registry=ref_registry)
+        validator.validate(message)
+        return True
+    except (ValidationError, referencing.exceptions.Unresolvable):
+        return False
+
+
+def _matching_type(schema: Dict[str, Any], message: Any, ref_registry: Registry, resolver: Any) -> Optional[Any]:
+    # A schema with several types: a copy narrowed to the first type the message has (the
+    # cached schema itself is never changed).
+    for kind in schema["type"]:
+        narrowed = {**schema, "type": kind}
+        if _valid(message, narrowed, ref_registry, resolver):
+            return narrowed
+    return None
+
+
+def _matching_subschema(subschema: Any, message: Any, ref_registry: Registry, resolver: Any) -> Optional[Any]:
+    if not isinstance(subschema, dict):
+        return None
+    ref = subschema.get("$ref")
+    if ref is not None:
+        resolved = resolver.lookup(ref)
+        return resolved.contents if _valid(message, resolved.contents, ref_registry, resolved.resolver) else None
+    return subschema if _valid(message, subschema, ref_registry) else None
+
+
+def transform(ctx: RuleContext, schema: JsonSchema, ref_registry: Registry, ref_resolver: Any, path: str,
+              message: JsonMessage, field_transform: FieldTransform) -> Optional[JsonMessage]:
+    """Walk ``message`` along ``schema``, applying ``field_transform`` to each string, number,
+    integer, boolean or enum property whose tags meet the rule's (all of them when the rule
+    names no tags). Objects are changed in place; properties are named ``$.a.b``.
+
+    :param ctx: the rule context.
+    :param schema: the (sub)schema.
+    :param ref_registry: the ``referencing`` registry holding referenced schemas.
+    :param ref_resolver: the resolver for ``$ref``.
+    :param path: the JSON path of ``message``.
+    :param message: the value.
+    :param field_transform: the rule's field transform.
+    :returns: the value, transformed.
+    """
+    if message is None or schema is None or isinstance(schema, bool):
+        return message
+    field_ctx = ctx.current_field()
+    if field_ctx is not None:
+        field_ctx.field_type = get_type(schema)
+    if isinstance(schema.get("type"), list) and schema["type"]:
+        narrowed = _matching_type(schema, message, ref_registry, ref_resolver)
+        if narrowed is not None:
+            return transform(ctx, narrowed, ref_registry, ref_resolver, path, message, field_transform)
+    all_of, any_of, one_of = schema.get("allOf"), schema.get("anyOf"), schema.get("oneOf")
+    if all_of is not None or any_of is not None or one_of is not None:
+        if all_of is not None:
+            for sub in all_of:
+                message = transform(ctx, sub, ref_registry, ref_resolver, path, message, field_transform)
+        elif one_of is not None:
+            for sub in one_of:
+                found = _matching_subschema(sub, message, ref_registry, ref_resolver)
+                if found is not None:
+                    message = transform(ctx, found, ref_registry, ref_resolver, path, message, field_transform)
+                    break
+        else:
+            for sub in any_of or []:
+                found = _matching_subschema(sub, message, ref_registry, ref_resolver)
+                if found is not None:
+                    message = transform(ctx, found, ref_registry, ref_resolver, path, message, field_transform)
+        # Properties and items beside the combinators are walked too.
+        props = schema.get("properties")
+        if props is not None and isinstance(message, dict):
+            for name, prop in props.items():
+                if isinstance(prop, dict):
+                    _transform_field(ctx, path, name, message, prop, ref_registry, ref_resolver, field_transform)
+        items = schema.get("items")
+        if items is not None and isinstance(message, list):
+            message = [transform(ctx, items, ref_registry, ref_resolver, path, item, field_transform)
+                       for item in message]
+        return message
+    items = schema.get("items")
+    if items is not None and isinstance(message, list):
+        return [transform(ctx, items, ref_registry, ref_resolver, path, item, field_transform) for item in message]
+    ref = schema.get("$ref")
+    if ref is not None:
+        resolved = ref_resolver.lookup(ref)
+        return transform(ctx, resolved.contents, ref_registry, resolved.resolver, path, message, field_transform)
+    kind = get_type(schema)
+    if kind == FieldType.RECORD:
+        if not isinstance(message, dict):
+            log.warning("Incompatible message type for record schema")
+            return message
+        for name, prop in (schema.get("properties") or {}).items():
+            if isinstance(prop, dict):
+                _transform_field(ctx, path, name, message, prop, ref_registry, ref_resolver, field_transform)
+        return message
+    if kind in (FieldType.ENUM, FieldType.STRING, FieldType.INT, FieldType.DOUBLE, FieldType.BOOLEAN):
+        if field_ctx is not None:
+            tags = ctx.rule.tags
+            if not tags or not _disjoint(set(tags), field_ctx.tags):
+                transformed: JsonMessage = field_transform(ctx, field_ctx, message)
+                return transformed
+    return message
+
+
+def _transform_field(ctx: RuleContext, path: str, name: str, message: Dict[str, Any], prop: Dict[str, Any],
+                     ref_registry: Registry, ref_resolver: Any, field_transform: FieldTransform) -> None:
+    full_name = f"{path}.{name}"
+    try:
+        ctx.enter_field(message, full_name, name, get_type(prop), get_inline_tags(prop))
+        value = message.get(name)
+        if value is not None:
+            result = transform(ctx, prop, ref_registry, ref_resolver, full_name, value, field_transform)
+            if ctx.rule.kind == RuleKind.CONDITION:
+                if result is False:
+                    raise RuleConditionError(ctx.rule)
+            else:
+                message[name] = result
+    finally:
+        ctx.exit_field()
+
+
+def _root_resolver(parsed: Any, ref_registry: Registry) -> Any:
+    return ref_registry.resolver_with_root(Resource.from_contents(parsed, default_specification=DEFAULT_SPEC))

@@ -37,16 +37,21 @@ from google.protobuf import (  # type: ignore[import-untyped,unused-ignore]
 )
 from google.protobuf.descriptor import Descriptor, FieldDescriptor, FileDescriptor  # type: ignore[import-untyped,unused-ignore]
 from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
-from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
+from google.protobuf.message import DecodeError, Message  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext, SerializationError
 from ..confluent import meta_pb2
 from ..confluent.type import decimal_pb2, variant_pb2
 from ..confluent.type.decimal_utils import unscaled_to_bytes
 from ..confluent.types import decimal_pb2 as legacy_decimal_pb2
-from .schema_registry_client import Schema, SchemaReference
+from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema, SchemaReference
 from .serde import (
+    FieldTransform,
+    FieldType,
     ParsedSchemaCache,
+    RuleConditionError,
+    RuleContext,
     SchemaId,
     SerdeBase,
     SerdeConfig,
@@ -54,7 +59,6 @@ from .serde import (
     SerializationValueError,
     _where,
     framing_error,
-    refuse_rules,
     registry_call,
     wrap_error,
     writer_schema_op,
@@ -441,7 +445,7 @@ class ProtobufSerializerSteps(ProtobufSteps):
             refs.append(SchemaReference(dep.name, subject, found.version))
         return refs
 
-    def _serialize_op(self, message: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
+    def _serialize_steps(self, message: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
         if message is None:
             return None
         if not isinstance(message, self._msg_class):
@@ -465,11 +469,22 @@ class ProtobufSerializerSteps(ProtobufSteps):
                 self._schema = schema
                 self._known_subjects.add(subject)
                 self._schema_id = schema_id
-        refuse_rules(latest.schema if latest is not None else self._schema)
+        if latest is not None and ctx is not None and subject is not None:
+            proto, pool = yield from self._parsed_op(latest.schema)
+            desc = pool.FindFileByName(proto.name).message_types_by_name[message.DESCRIPTOR.name]
+
+            def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
+                return transform(rule_ctx, desc, msg, field_transform)
+
+            message = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, message, None,
+                                          field_transformer)
         if schema_id is None:
             raise SerializationError(f"{_where(ctx)}no schema id to frame {full_name} with: a SerializationContext "
                                      "is needed to find the subject")
         payload = message.SerializeToString()
+        if latest is not None and ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
+                                                     latest.schema, payload, None, None)
         framing = SchemaId(PROTOBUF_TYPE, schema_id.id, None, self._index_array)
         framing.guid = schema_id.guid
         framed: bytes = self._conf.schema_id_framing(payload, ctx, framing)
@@ -493,7 +508,7 @@ class ProtobufDeserializerSteps(ProtobufSteps):
         # refuse them); kept, so configurations that work there work here.
         conf.clear()
 
-    def _deserialize_op(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
+    def _deserialize_steps(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
         if data is None:
             return None
         has_client = self._registry is not None
@@ -508,6 +523,8 @@ class ProtobufDeserializerSteps(ProtobufSteps):
             raise framing_error(exc, ctx, data) from exc
 
         writer_name: Optional[str] = None
+        writer_raw: Optional[Schema] = None
+        writer_desc: Any = None
         if has_client:
             writer_raw = yield from writer_schema_op(schema_id, subject, "serialized", ctx)
             proto, pool = yield from self._parsed_op(writer_raw)
@@ -522,24 +539,162 @@ class ProtobufDeserializerSteps(ProtobufSteps):
                 subject = yield from self._subject_op(ctx, writer_name, has_client)
                 if subject is not None:
                     latest = yield from self._reader_schema_op(subject, "serialized")
-            refuse_rules(writer_raw)
-            if latest is not None and subject is not None:
-                # Upstream looks the writer schema up under the subject (for migration rules)
-                # and rebuilds the latest schema even when there are no rules: an unregistered
-                # writer schema or a broken latest schema fails the same way here.
-                yield from registry_call("lookup_schema", subject, writer_raw, normalize_schemas=False, deleted=True)
-                refuse_rules(latest.schema)
-                yield from self._parsed_op(latest.schema)
+
+        if ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer_raw,
+                                                     payload, None, None, data)
+        migrations: List[Any] = []
+        reader_raw = writer_raw
+        reader_file: Any = None
+        if latest is not None and subject is not None and writer_raw is not None:
+            migrations = yield from self._migrations_op(subject, writer_raw, latest, None)
+            reader_raw = latest.schema
+            reader_proto, reader_pool = yield from self._parsed_op(latest.schema)
+            reader_file = reader_pool.FindFileByName(reader_proto.name)
+        elif writer_raw is not None:
+            reader_file = pool.FindFileByName(proto.name)
+        reader_desc: Any = None
+        if reader_file is not None:
+            reader_desc = reader_file.message_types_by_name.get(writer_desc.name, _message_at(reader_file, [0]))
 
         if isinstance(payload, bytes):
             payload = io.BytesIO(payload)
-        msg = self._msg_class()
-        try:
-            msg.ParseFromString(payload.read())
-        except DecodeError as exc:
-            which = ("" if schema_id.id is None and schema_id.guid is None else
-                     f" (schema id {schema_id.id})" if schema_id.id is not None else f" (schema guid {schema_id.guid})")
-            written = f" written as {writer_name}" if writer_name else ""
-            raise SerializationError(f"{_where(ctx)}decoding {msg.DESCRIPTOR.full_name}{written}{which} failed: "
-                                     f"{exc}") from exc
+        which = ("" if schema_id.id is None and schema_id.guid is None else
+                 f" (schema id {schema_id.id})" if schema_id.id is not None else f" (schema guid {schema_id.guid})")
+        written = f" written as {writer_name}" if writer_name else ""
+        if migrations and ctx is not None and subject is not None:
+            # Migration rules work on the record as JSON data, read with the writer's schema;
+            # the result is read into the reader's message type.
+            written_msg = message_factory.GetMessageClass(writer_desc)()
+            try:
+                written_msg.ParseFromString(payload.read())
+            except DecodeError as exc:
+                raise SerializationError(f"{_where(ctx)}decoding {writer_name}{which} failed: {exc}") from exc
+            record = json_format.MessageToDict(written_msg, True)
+            record = self._execute_migrations(ctx, subject, migrations, record)
+            msg = json_format.ParseDict(record, message_factory.GetMessageClass(reader_desc)())
+        else:
+            msg = self._msg_class()
+            try:
+                msg.ParseFromString(payload.read())
+            except DecodeError as exc:
+                raise SerializationError(f"{_where(ctx)}decoding {msg.DESCRIPTOR.full_name}{written}{which} failed: "
+                                         f"{exc}") from exc
+        if ctx is not None and subject is not None:
+            def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, message: Any) -> Any:
+                return transform(rule_ctx, reader_desc, message, field_transform)
+
+            msg = self._execute_rules(ctx, subject, RuleMode.READ, None, reader_raw, msg, None, field_transformer, data)
         return msg
+
+
+# -- data-contract rules: walking a message for field-level rules ---------------------------------
+
+_INT32_TYPES = frozenset((FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_UINT32,
+                          FieldDescriptor.TYPE_FIXED32, FieldDescriptor.TYPE_SFIXED32))
+_INT64_TYPES = frozenset((FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_SINT64, FieldDescriptor.TYPE_UINT64,
+                          FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_SFIXED64))
+
+
+def get_type(fd: FieldDescriptor) -> FieldType:
+    """The :class:`FieldType` of a Protobuf field.
+
+    :param fd: the field.
+    :returns: MAP, RECORD, ENUM, STRING, BYTES, INT, LONG, FLOAT, DOUBLE or BOOLEAN.
+    """
+    if is_map_field(fd):
+        return FieldType.MAP
+    kind = fd.type
+    if kind == FieldDescriptor.TYPE_MESSAGE:
+        return FieldType.RECORD
+    if kind in _INT32_TYPES:
+        return FieldType.INT
+    if kind in _INT64_TYPES:
+        return FieldType.LONG
+    return {FieldDescriptor.TYPE_ENUM: FieldType.ENUM, FieldDescriptor.TYPE_STRING: FieldType.STRING,
+            FieldDescriptor.TYPE_BYTES: FieldType.BYTES, FieldDescriptor.TYPE_FLOAT: FieldType.FLOAT,
+            FieldDescriptor.TYPE_DOUBLE: FieldType.DOUBLE, FieldDescriptor.TYPE_BOOL: FieldType.BOOLEAN,
+            }.get(kind, FieldType.NULL)
+
+
+def transform(ctx: RuleContext, descriptor: Descriptor, message: Any, field_transform: FieldTransform) -> Any:
+    """Walk ``message`` (a Protobuf message, or a field's list/dict value) applying
+    ``field_transform`` to each scalar field whose tags meet the rule's (all when the rule
+    names no tags). Fields are matched by number to ``descriptor``, the registered schema's
+    message (which carries the ``(confluent.field_meta)`` tags); messages change in place.
+
+    :param ctx: the rule context.
+    :param descriptor: the schema's descriptor for ``message``.
+    :param message: the value.
+    :param field_transform: the rule's field transform.
+    :returns: the value, transformed.
+    """
+    if message is None or descriptor is None:
+        return message
+    if isinstance(message, list):
+        return [transform(ctx, descriptor, item, field_transform) for item in message]
+    if isinstance(message, dict):
+        return {key: transform(ctx, descriptor, value, field_transform) for key, value in message.items()}
+    if isinstance(message, Message):
+        for fd in message.DESCRIPTOR.fields:
+            schema_fd = descriptor.fields_by_number.get(fd.number)
+            if schema_fd is not None:
+                _transform_field(ctx, fd, schema_fd, descriptor, message, field_transform)
+        return message
+    field_ctx = ctx.current_field()
+    if field_ctx is not None:
+        tags = ctx.rule.tags
+        if not tags or not _disjoint(set(tags), field_ctx.tags):
+            return field_transform(ctx, field_ctx, message)
+    return message
+
+
+def _child_descriptor(schema_fd: FieldDescriptor, desc: Descriptor) -> Descriptor:
+    # What a field's value is walked with: its message type (a map's value type), else the
+    # containing message's, so that the walk reaches the leaf and applies the transform.
+    if schema_fd.type != FieldDescriptor.TYPE_MESSAGE:
+        return desc
+    if is_map_field(schema_fd):
+        value_fd = schema_fd.message_type.fields_by_name["value"]
+        return value_fd.message_type if value_fd.type == FieldDescriptor.TYPE_MESSAGE else desc
+    return schema_fd.message_type
+
+
+def _transform_field(ctx: RuleContext, fd: FieldDescriptor, schema_fd: FieldDescriptor, desc: Descriptor,
+                     message: Message, field_transform: FieldTransform) -> None:
+    try:
+        ctx.enter_field(message, schema_fd.full_name, schema_fd.name, get_type(fd), get_inline_tags(schema_fd), fd)
+        if fd.has_presence and not message.HasField(fd.name):
+            return  # an unset field has no value to transform
+        value = getattr(message, fd.name)
+        if is_map_field(fd):
+            value = {key: value[key] for key in value}
+        elif _is_repeated(fd):
+            value = list(value)
+        result = transform(ctx, _child_descriptor(schema_fd, desc), value, field_transform)
+        if ctx.rule.kind == RuleKind.CONDITION:
+            if result is False:
+                raise RuleConditionError(ctx.rule)
+        else:
+            _set_field(fd, message, result)
+    finally:
+        ctx.exit_field()
+
+
+def _set_field(fd: FieldDescriptor, message: Message, value: Any) -> None:
+    if isinstance(value, list):
+        message.ClearField(fd.name)
+        getattr(message, fd.name).extend(value)
+    elif isinstance(value, dict):
+        current = getattr(message, fd.name)
+        value_fd = fd.message_type.fields_by_name["value"]
+        if value_fd.type == FieldDescriptor.TYPE_MESSAGE:
+            for key, item in value.items():
+                current[key].CopyFrom(item)
+        else:
+            message.ClearField(fd.name)
+            getattr(message, fd.name).update(value)
+    elif isinstance(value, Message):
+        getattr(message, fd.name).CopyFrom(value)
+    else:
+        setattr(message, fd.name, value)

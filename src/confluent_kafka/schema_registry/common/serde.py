@@ -1,11 +1,10 @@
 """What the Schema Registry serializers share, written once with no I/O: the schema id and its
-wire forms, subject name strategies by type, the serde configuration, and the steps of
-serializing and deserializing as generators of :class:`RegistryCall` effects. The sync serdes
-run those calls on a :class:`SchemaRegistryClient`, the async ones await them on an
+wire forms, subject name strategies by type, the serde configuration, the data-contract rule
+framework (rule contexts, executors, actions and the order in which a schema's migration,
+domain and encoding rules run), and the steps of serializing and deserializing as generators of
+:class:`RegistryCall` effects. The sync serdes run those calls on a
+:class:`SchemaRegistryClient`, the async ones await them on an
 :class:`AsyncSchemaRegistryClient`; the steps themselves exist once.
-
-Data-contract rules (migration, domain and encoding rules of a schema's rule set) are not
-supported yet: a schema carrying any makes the serde raise :class:`NotImplementedError`.
 """
 
 from __future__ import annotations
@@ -19,11 +18,58 @@ from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, T
 
 from ...serialization import MessageField, SerializationContext, SerializationError
 from ..error import SchemaRegistryError
-from .schema_registry_client import RegisteredSchema, RuleMode, Schema
+from ._rule_framework import (
+    DLQ_HEADER_PREFIX,
+    DLQ_RULE_EXCEPTION_HEADER,
+    DLQ_RULE_MODE_HEADER,
+    DLQ_RULE_NAME_HEADER,
+    DLQ_RULE_SUBJECT_HEADER,
+    DLQ_RULE_TOPIC_HEADER,
+    ErrorAction,
+    FieldContext,
+    FieldRuleExecutor,
+    FieldTransform,
+    FieldTransformer,
+    FieldType,
+    Migration,
+    NoneAction,
+    RuleAction,
+    RuleBase,
+    RuleConditionError,
+    RuleContext,
+    RuleError,
+    RuleExecutor,
+    RuleRunner,
+    clear_original_key,
+    get_original_key,
+    has_rules,
+    set_original_key,
+)
+from .schema_registry_client import RegisteredSchema, RuleMode, RulePhase, Schema
 
 __all__ = [
     "STRATEGY_TYPE_MAP",
     "SubjectNameStrategyType",
+    "FieldType",
+    "FieldContext",
+    "RuleContext",
+    "FieldTransform",
+    "FieldTransformer",
+    "RuleBase",
+    "RuleExecutor",
+    "FieldRuleExecutor",
+    "RuleAction",
+    "ErrorAction",
+    "NoneAction",
+    "DLQ_HEADER_PREFIX",
+    "DLQ_RULE_NAME_HEADER",
+    "DLQ_RULE_MODE_HEADER",
+    "DLQ_RULE_SUBJECT_HEADER",
+    "DLQ_RULE_TOPIC_HEADER",
+    "DLQ_RULE_EXCEPTION_HEADER",
+    "set_original_key",
+    "get_original_key",
+    "clear_original_key",
     "RuleError",
     "RuleConditionError",
     "ValidationRulesExecution",
@@ -64,46 +110,12 @@ def _strategies() -> Dict[SubjectNameStrategyType, Callable[..., Optional[str]]]
     return STRATEGY_TYPE_MAP
 
 
-class RuleError(Exception):
-    """A data-contract rule failed."""
-
-
-class RuleConditionError(RuleError):
-    """A CONDITION rule was not met.
-
-    :param rule: the rule.
-    """
-
-    def __init__(self, rule: Any) -> None:
-        super().__init__(RuleConditionError.error_message(rule))
-
-    @staticmethod
-    def error_message(rule: Any) -> str:
-        if rule.doc:
-            return str(rule.doc)
-        if rule.expr:
-            return f"Rule expr failed: {rule.expr}"
-        return f"Rule failed: {rule.name}"
-
-
 class ValidationRulesExecution(str, Enum):
     """When inline validation rules run (only DISABLED is supported yet)."""
 
     DISABLED = "DISABLED"
     BEFORE_DOMAIN_RULES = "BEFORE_DOMAIN_RULES"
     AFTER_DOMAIN_RULES = "AFTER_DOMAIN_RULES"
-
-
-class Migration:
-    """A step between two registered versions, for migration rules."""
-
-    __slots__ = ["rule_mode", "source", "target"]
-
-    def __init__(self, rule_mode: RuleMode, source: Optional[RegisteredSchema],
-                 target: Optional[RegisteredSchema]) -> None:
-        self.rule_mode = rule_mode
-        self.source = source
-        self.target = target
 
 
 T = TypeVar("T")
@@ -603,20 +615,22 @@ def associated_subject_op(ctx: SerializationContext, record_name: Optional[str],
 # -- the steps shared by every format -------------------------------------------------------------
 
 
-def has_rules(schema: Optional[Schema]) -> bool:
-    """Whether ``schema`` carries data-contract rules."""
-    rule_set = schema.rule_set if schema is not None else None
-    return rule_set is not None and bool(rule_set.migration_rules or rule_set.domain_rules or rule_set.encoding_rules)
+def track_original_key(op: SerdeOp, ctx: Optional[SerializationContext], original: Any) -> SerdeOp:
+    """Run ``op``, then remember ``original`` as the record's key when ``ctx`` is a key's (for
+    the value serde's rule actions, e.g. the DLQ), else forget the remembered key.
+
+    :returns: what ``op`` returns.
+    """
+    try:
+        return (yield from op)
+    finally:
+        if ctx is not None and ctx.field == MessageField.KEY:
+            set_original_key(original)
+        else:
+            clear_original_key()
 
 
-def refuse_rules(schema: Optional[Schema]) -> None:
-    """Raise NotImplementedError when ``schema`` carries rules, which this client cannot run yet."""
-    if has_rules(schema):
-        raise NotImplementedError("this schema has data-contract rules (ruleSet); running them is not supported by "
-                                  "this client yet")
-
-
-class SerdeBase:
+class SerdeBase(RuleRunner):
     """State and steps shared by every serializer and deserializer."""
 
     _conf: SerdeConfig
@@ -624,6 +638,20 @@ class SerdeBase:
     _known_subjects: set  # type: ignore[type-arg]
     _known_lock: threading.Lock
     _cluster_id_resolver: Optional[Callable[[], Any]]
+
+    def _serialize_steps(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
+        raise NotImplementedError
+
+    def _deserialize_steps(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
+        raise NotImplementedError
+
+    def _serialize_op(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
+        """The serializer's steps, remembering a key for the value serde's rule actions."""
+        return track_original_key(self._serialize_steps(obj, ctx), ctx, obj)
+
+    def _deserialize_op(self, data: Optional[bytes], ctx: Optional[SerializationContext]) -> SerdeOp:
+        """The deserializer's steps, remembering a key for the value serde's rule actions."""
+        return track_original_key(self._deserialize_steps(data, ctx), ctx, data)
 
     def _subject_op(self, ctx: Optional[SerializationContext], record_name: Optional[str],
                     has_client: bool) -> SerdeOp:
@@ -649,3 +677,31 @@ class SerdeBase:
         if conf.use_latest_version:
             return (yield from registry_call("get_latest_version", subject, fmt))
         return None
+
+    def _migrations_op(self, subject: str, source_info: Schema, target: RegisteredSchema,
+                       fmt: Optional[str] = None) -> SerdeOp:
+        """The migration steps from the writer's schema to ``target`` (the reader's version):
+        one per version in between whose rule set migrates in that direction.
+
+        :returns: a list of :class:`Migration`, in the order they run.
+        """
+        source = yield from registry_call("lookup_schema", subject, source_info, normalize_schemas=False, deleted=True)
+        if source.version < target.version:
+            mode, first, last = RuleMode.UPGRADE, source, target
+        elif source.version > target.version:
+            mode, first, last = RuleMode.DOWNGRADE, target, source
+        else:
+            return []
+        versions = [first]
+        if first.version is not None and last.version is not None:
+            for version in range(first.version + 1, last.version):
+                versions.append((yield from registry_call("get_version", subject, version, True, fmt)))
+        versions.append(last)
+        migrations: List[Migration] = []
+        for previous, version in zip(versions, versions[1:]):
+            if version.schema is not None and has_rules(version.schema.rule_set, RulePhase.MIGRATION, mode):
+                migrations.append(Migration(mode, previous, version) if mode == RuleMode.UPGRADE
+                                  else Migration(mode, version, previous))
+        if mode == RuleMode.DOWNGRADE:
+            migrations.reverse()
+        return migrations

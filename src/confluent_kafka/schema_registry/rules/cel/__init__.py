@@ -1,0 +1,1 @@
+"""CEL rule executors: ``CEL`` (whole messages) and ``CEL_FIELD`` (each tagged field)."""

@@ -1,0 +1,1 @@
+"""The ``aws-kms`` KMS driver (needs ``boto3``)."""

@@ -1,0 +1,1 @@
+"""The ``azure-kms`` KMS driver (needs ``azure-identity`` and ``azure-keyvault-keys``)."""

@@ -1,0 +1,1 @@
+"""The ``gcp-kms`` KMS driver (needs ``google-cloud-kms``)."""

@@ -1,0 +1,43 @@
+"""A Tink KMS client for Google Cloud KMS (``gcp-kms://projects/.../cryptoKeys/...``)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import tink  # type: ignore[import-untyped,unused-ignore]
+
+from ..kms_driver_registry import _require
+
+__all__ = ["GCP_KEYURI_PREFIX", "_GcpKmsClient"]
+
+GCP_KEYURI_PREFIX = "gcp-kms://"
+
+
+class _GcpKmsClient(tink.KmsClient):  # type: ignore[misc]
+    """Bound to one key URI (or any ``gcp-kms://`` one when None).
+
+    :param key_uri: the key URI.
+    :param credentials: service-account credentials, or None for the default ones.
+    :raises tink.TinkError: for a URI of another KMS.
+    """
+
+    def __init__(self, key_uri: Optional[str], credentials: Any) -> None:
+        if key_uri and not key_uri.startswith(GCP_KEYURI_PREFIX):
+            raise tink.TinkError("Invalid key_uri.")
+        self._key_uri = key_uri or None
+        kms_v1 = _require("google.cloud.kms_v1", "google-cloud-kms")
+        self._client = kms_v1.KeyManagementServiceClient(credentials=credentials)
+
+    def does_support(self, key_uri: str) -> bool:
+        if not self._key_uri:
+            return key_uri.startswith(GCP_KEYURI_PREFIX)
+        return key_uri == self._key_uri
+
+    def get_aead(self, key_uri: str) -> Any:
+        if self._key_uri and self._key_uri != key_uri:
+            raise tink.TinkError(f"This client is bound to {self._key_uri} and cannot use key {key_uri}")
+        if not key_uri.startswith(GCP_KEYURI_PREFIX):
+            raise tink.TinkError("Invalid key_uri.")
+        from tink.integration.gcpkms._gcp_kms_client import _GcpKmsAead  # type: ignore[import-untyped,unused-ignore]
+
+        return _GcpKmsAead(self._client, key_uri[len(GCP_KEYURI_PREFIX):])

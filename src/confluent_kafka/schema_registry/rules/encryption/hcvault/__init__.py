@@ -1,0 +1,1 @@
+"""The ``hcvault`` KMS driver, on HashiCorp Vault's transit engine (needs ``hvac``)."""

@@ -1,0 +1,1 @@
+"""The ``local-kms`` KMS driver: a KEK derived from a secret, for development and tests."""

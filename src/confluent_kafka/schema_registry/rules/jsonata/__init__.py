@@ -1,0 +1,1 @@
+"""The ``JSONATA`` rule executor, for migration rules."""
