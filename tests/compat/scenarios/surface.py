@@ -21,6 +21,17 @@ MODULES = [
     "confluent_kafka.error",
     "confluent_kafka.serializing_producer",
     "confluent_kafka.deserializing_consumer",
+    "confluent_kafka.schema_registry",
+    "confluent_kafka.schema_registry.avro",
+    "confluent_kafka.schema_registry.json_schema",
+    "confluent_kafka.schema_registry.protobuf",
+    "confluent_kafka.schema_registry.serde",
+    "confluent_kafka.schema_registry.schema_registry_client",
+    "confluent_kafka.schema_registry.error",
+    "confluent_kafka.schema_registry.rules.cel.cel_executor",
+    "confluent_kafka.schema_registry.rules.jsonata.jsonata_executor",
+    "confluent_kafka.schema_registry.rules.encryption.encrypt_executor",
+    "confluent_kafka.schema_registry.rules.encryption.awskms.aws_driver",
 ]
 
 # Upstream's internal plumbing that leaks into module namespaces through imports; no caller
@@ -60,9 +71,15 @@ def _own(obj: Any) -> bool:
     return owner.startswith("confluent_kafka") or owner == "cimpl"
 
 
+# Modules whose underscore names code in the wild imports (``from confluent_kafka.admin import
+# _ElectionType``); elsewhere only names without a leading underscore are compared.
+UNDERSCORE_NAMES_USED = {"confluent_kafka.admin", "confluent_kafka.cimpl"}
+
+
 def _names(module_name: str) -> dict[str, Any]:
     module = importlib.import_module(module_name)
-    public = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("__")]
+    private = "__" if module_name in UNDERSCORE_NAMES_USED else "_"
+    public = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith(private)]
     return {name: _describe(getattr(module, name)) for name in public
             if hasattr(module, name) and _own(getattr(module, name))}
 
