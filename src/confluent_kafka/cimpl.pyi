@@ -6,6 +6,7 @@ from typing import (
     Callable,
     ClassVar,
     Dict,
+    Generic,
     List,
     Mapping,
     Optional,
@@ -14,7 +15,7 @@ from typing import (
     Union,
 )
 
-from typing_extensions import Buffer, Final, Self, TypeAlias
+from typing_extensions import Buffer, Final, Self, TypeAlias, TypeVar
 
 from confluent_kafka._model import AcknowledgeType, Messages
 from confluent_kafka.admin._metadata import ClusterMetadata
@@ -39,6 +40,9 @@ _Conf: TypeAlias = Mapping[str, Any]
 # Anything with the Arrow PyCapsule interface (pyarrow, polars, nanoarrow arrays, ...).
 _ArrowArray: TypeAlias = Any
 # Timeouts are in seconds; a negative value or None waits without limit.
+# A Message's deserialized key and value types (bytes unless a DeserializingConsumer made it).
+K = TypeVar("K", default=bytes)
+V = TypeVar("V", default=bytes)
 
 def version() -> str:
     """This package's version, e.g. "2.16.1"."""
@@ -298,25 +302,27 @@ class ShareConsumer:
     def __enter__(self) -> "ShareConsumer": ...
     def __exit__(self, *exc: Any) -> None: ...
 
-class Message:
-    """A consumed message, a delivery report, or a message built by the user.
+class Message(Generic[K, V]):
+    """A consumed message, a delivery report, or a message built by hand (for tests).
 
-    Messages built by the client hold ``bytes`` keys and values; a message built
-    by the user returns whatever it was given.
+    Messages the client makes hold ``bytes`` keys and values (a DeserializingConsumer then
+    stores deserialized ones: ``K``/``V``); a message built by hand returns whatever it was given.
+    A negative partition, offset, latency, leader epoch or delivery count means "none".
     """
 
     def __init__(
         self,
         topic: Optional[str] = None,
-        partition: Optional[int] = None,
-        offset: Optional[int] = None,
-        key: _Payload = None,
-        value: _Payload = None,
-        headers: Optional[_HeadersIn] = None,
+        partition: int = -1,
+        offset: int = -1001,
+        key: Any = None,
+        value: Any = None,
+        headers: Optional[Any] = None,
         error: Optional[KafkaError] = None,
-        timestamp: Union[int, Tuple[int, int], None] = None,
-        latency: Optional[float] = None,
-        leader_epoch: Optional[int] = None,
+        timestamp: Optional[Tuple[int, int]] = None,
+        latency: float = -1.0,
+        leader_epoch: int = -1,
+        delivery_count: int = -1,
     ) -> None: ...
     def topic(self) -> Optional[str]:
         """The topic name, or None."""
@@ -328,8 +334,13 @@ class Message:
         """The key, or None."""
     def value(self) -> Optional[bytes]:
         """The value (payload), or None."""
+    def deserialized_key(self) -> Optional[K]:
+        """The key a DeserializingConsumer stored (the same slot as ``key()``)."""
+    def deserialized_value(self) -> Optional[V]:
+        """The value a DeserializingConsumer stored (the same slot as ``value()``)."""
     def headers(self) -> Optional[_HeadersOut]:
-        """The headers as a list of ``(name, value)`` pairs, or None when there are none."""
+        """The headers as a list of ``(name, value)`` pairs, or None when there are none (always
+        None in a delivery report); a message built by hand returns the headers it was given."""
     def error(self) -> Optional[KafkaError]:
         """The error of a failed delivery or an error event, else None."""
     def timestamp(self) -> Tuple[int, int]:
@@ -338,15 +349,17 @@ class Message:
         """Produce latency in seconds (delivery reports only), else None."""
     def leader_epoch(self) -> Optional[int]:
         """The partition leader epoch, or None when not known."""
-    def set_topic(self, topic: Optional[str], /) -> None: ...
-    def set_key(self, key: object, /) -> None:
+    def delivery_count(self) -> Optional[int]:
+        """How many times a share group delivered the record; None outside share consumers."""
+    def set_topic(self, topic: Any, /) -> None: ...
+    def set_key(self, key: Any, /) -> None:
         """Replace the key (any object: DeserializingConsumer stores deserialized keys here)."""
-    def set_value(self, value: object, /) -> None:
+    def set_value(self, value: Any, /) -> None:
         """Replace the value (any object: DeserializingConsumer stores deserialized values here)."""
-    def set_headers(self, headers: Optional[_HeadersIn], /) -> None: ...
+    def set_headers(self, headers: Any, /) -> None: ...
     def set_error(self, error: Optional[KafkaError], /) -> None: ...
     def set_timestamp(self, timestamp: Union[int, Tuple[int, int], None], /) -> None:
-        """Replace the timestamp: an int (create time, ms) or a ``(type, ms)`` tuple."""
+        """Replace the timestamp: an int (create time, ms) or a ``(type, ms)`` tuple (this package's)."""
     def __len__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...
     def __ne__(self, other: object) -> bool: ...
@@ -356,15 +369,19 @@ class TopicPartition:
     """A topic partition, optionally with an offset, commit metadata, leader epoch and error.
 
     Equality and hashing use ``(topic, partition)``; ordering sorts by topic, then partition.
+    Only ``partition`` and ``offset`` can be assigned.
     """
 
     @property
     def topic(self) -> str: ...
     partition: int
     offset: int
-    metadata: Optional[str]
-    leader_epoch: Optional[int]
-    error: Optional[KafkaError]
+    @property
+    def metadata(self) -> Optional[str]: ...
+    @property
+    def leader_epoch(self) -> Optional[int]: ...
+    @property
+    def error(self) -> Optional[KafkaError]: ...
     def __init__(
         self,
         topic: str,
@@ -381,6 +398,7 @@ class TopicPartition:
     def __gt__(self, other: "TopicPartition") -> bool: ...
     def __ge__(self, other: "TopicPartition") -> bool: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
+    def __setstate__(self, state: Optional[KafkaError], /) -> None: ...
 
 class Producer:
     """Asynchronous Kafka producer.
@@ -407,8 +425,8 @@ class Producer:
         topic: str,
         messages: Union[List[Dict[str, Any]], Sequence[_Payload], _ArrowArray, None] = None,
         partition: Union[int, Sequence[Optional[int]], _ArrowArray] = -1,
-        on_delivery: Optional[_DeliveryCallback] = None,
         callback: Optional[_DeliveryCallback] = None,
+        on_delivery: Optional[_DeliveryCallback] = None,
         *,
         keys: Union[Sequence[_Payload], _ArrowArray, None] = None,
         headers: Union[Sequence[Optional[_HeadersIn]], _ArrowArray, None] = None,
@@ -417,8 +435,9 @@ class Producer:
     ) -> int:
         """Enqueue many messages for one topic; returns how many were enqueued.
 
-        ``messages`` is a list of dicts (failures get ``'_error'``) or the values, as a
-        sequence or an Arrow array, with ``keys``/``headers``/``timestamps`` alongside.
+        ``messages`` is a list of dicts (a bad dict raises before anything is enqueued; one
+        librdkafka refuses gets ``'_error'``) or the values, as a sequence or an Arrow array, with
+        ``keys``/``headers``/``timestamps`` alongside. ``callback`` wins over ``on_delivery``.
         """
     def poll(self, timeout: Optional[float] = -1) -> int:
         """Serve callbacks; returns the number of events served."""

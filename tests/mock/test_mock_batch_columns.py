@@ -140,11 +140,10 @@ BAD_ARGUMENTS = [
     (dict(messages="abc"), TypeError, "values must be a sequence"),
     (dict(messages=5), TypeError, "values must be a sequence"),
     (dict(messages=[{"value": b"a"}], keys=[b"k"]), TypeError, "not with message dicts"),
-    (dict(messages=[b"a"], values=[b"a"]), TypeError, "exactly one"),
-    (dict(), TypeError, "exactly one"),
-    (dict(messages=None), TypeError, "not None"),
-    (dict(values=None, keys=[b"k"]), TypeError, "not None"),
-    (dict(messages=[b"a"], on_delivery=print, callback=print), TypeError, "not both"),
+    (dict(messages=[b"a"], values=[b"a"]), TypeError, "not both"),
+    (dict(), TypeError, r"missing required argument 'messages' \(pos 2\)"),
+    (dict(messages=None), TypeError, "messages must be a list"),
+    (dict(values=None, keys=[b"k"]), TypeError, "values must be a sequence or an Arrow array, not None"),
     (dict(messages=[b"a"], on_delivery=5), TypeError, "must be callable"),
 ]
 
@@ -182,7 +181,7 @@ def test_bad_arrow_arguments_enqueue_nothing(unique_topic: str, make_producer: C
 
 
 def test_too_many_positional_arguments(unique_topic: str, make_producer: Callable) -> None:
-    with pytest.raises(TypeError, match="at most 5 positional"):
+    with pytest.raises(TypeError, match=r"at most 5 arguments \(6 given\)"):
         make_producer().produce_batch(unique_topic, [b"a"], -1, None, None, [b"k"])
 
 

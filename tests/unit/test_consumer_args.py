@@ -30,11 +30,12 @@ BAD_CALLS = [
     ("subscribe-on_lost", lambda c: c.subscribe(["t"], on_lost=3.0), TypeError, r"on_lost.*callable"),
     ("subscribe-missing", lambda c: c.subscribe(), TypeError, r"topics|argument"),
     ("subscribe-unknown-kw", lambda c: c.subscribe(["t"], on_bogus=print), TypeError, r"on_bogus"),
-    ("assign-str", lambda c: c.assign("t"), TypeError, r"partitions.*TopicPartition"),
-    ("assign-none", lambda c: c.assign(None), TypeError, r"partitions"),
-    ("assign-item", lambda c: c.assign([TP, "t"]), TypeError, r"partitions\[1\].*TopicPartition"),
-    ("incremental_assign", lambda c: c.incremental_assign(1), TypeError, r"partitions"),
-    ("incremental_unassign", lambda c: c.incremental_unassign([1]), TypeError, r"partitions\[0\]"),
+    # Lists of TopicPartition: upstream's texts.
+    ("assign-str", lambda c: c.assign("t"), TypeError, r"^requires list of TopicPartition$"),
+    ("assign-none", lambda c: c.assign(None), TypeError, r"^requires list of TopicPartition$"),
+    ("assign-item", lambda c: c.assign([TP, "t"]), TypeError, r"^expected cimpl\.TopicPartition$"),
+    ("incremental_assign", lambda c: c.incremental_assign(1), TypeError, r"requires list of TopicPartition"),
+    ("incremental_unassign", lambda c: c.incremental_unassign([1]), TypeError, r"expected cimpl\.TopicPartition"),
     ("poll-str", lambda c: c.poll("1"), TypeError, r"timeout"),
     ("poll-list-kw", lambda c: c.poll(timeout=[]), TypeError, r"timeout"),
     ("poll-nan", lambda c: c.poll(float("nan")), ValueError, r"timeout.*NaN"),
@@ -49,36 +50,35 @@ BAD_CALLS = [
     ("consume-kw", lambda c: c.consume(num_messages=0, timeout=0), ValueError, r"num_messages"),
     ("consume-timeout", lambda c: c.consume(1, "x"), TypeError, r"timeout"),
     ("consume-timeout-nan", lambda c: c.consume(1, float("nan")), ValueError, r"NaN"),
-    ("commit-both", lambda c: c.commit(message=_msg(), offsets=[TP]), ValueError, r"message.*offsets|not both"),
-    ("commit-message-type", lambda c: c.commit(message="m"), TypeError, r"message.*Message"),
-    ("commit-offsets-type", lambda c: c.commit(offsets="t"), TypeError, r"offsets.*TopicPartition"),
-    ("commit-offsets-item", lambda c: c.commit(offsets=[TP, 5]), TypeError, r"offsets\[1\]"),
+    ("commit-both", lambda c: c.commit(message=_msg(), offsets=[TP]), ValueError,
+     r"^message and offsets are mutually exclusive$"),
+    ("commit-message-type", lambda c: c.commit(message="m"), TypeError, r"^expected confluent_kafka\.cimpl\.Message$"),
+    ("commit-offsets-type", lambda c: c.commit(offsets="t"), TypeError, r"requires list of TopicPartition"),
+    ("commit-offsets-item", lambda c: c.commit(offsets=[TP, 5]), TypeError, r"expected cimpl\.TopicPartition"),
     ("commit-error-message", lambda c: c.commit(message=_msg(error=KafkaError(KafkaError._PARTITION_EOF))),
-     ValueError, r"error"),
-    ("commit-message-no-offset", lambda c: c.commit(message=Message(topic="t", partition=0)),
-     ValueError, r"offset"),
-    ("commit-message-no-topic", lambda c: c.commit(message=Message(partition=0, offset=1)),
-     ValueError, r"topic"),
+     KafkaException, r"Cannot commit offsets for message with error: 'Broker: No more messages'"),
     ("commit-unknown-kw", lambda c: c.commit(async_=False), TypeError, r"async_"),
-    ("store_offsets-nothing", lambda c: c.store_offsets(), TypeError, r"message or offsets"),
+    ("store_offsets-nothing", lambda c: c.store_offsets(), ValueError, r"^expected either message or offsets$"),
     ("store_offsets-both", lambda c: c.store_offsets(message=_msg(), offsets=[TP]), ValueError,
-     r"message.*offsets|not both"),
-    ("store_offsets-message-type", lambda c: c.store_offsets(message=1), TypeError, r"Message"),
-    ("store_offsets-offsets-type", lambda c: c.store_offsets(offsets=(1,)), TypeError, r"offsets\[0\]"),
-    ("committed-str", lambda c: c.committed("t"), TypeError, r"partitions"),
+     r"message and offsets are mutually exclusive"),
+    ("store_offsets-message-type", lambda c: c.store_offsets(message=1), TypeError, r"expected .*Message"),
+    ("store_offsets-error-message", lambda c: c.store_offsets(message=_msg(error=KafkaError(KafkaError._FAIL))),
+     KafkaException, r"^Cannot store offsets for message with error: 'Local: Communication failure"),
+    ("store_offsets-offsets-type", lambda c: c.store_offsets(offsets=(1,)), TypeError, r"expected cimpl\.TopicPartition"),
+    ("committed-str", lambda c: c.committed("t"), TypeError, r"requires list of TopicPartition"),
     ("committed-missing", lambda c: c.committed(), TypeError, r"partitions|argument"),
     ("committed-timeout", lambda c: c.committed([TP], timeout="1"), TypeError, r"timeout"),
-    ("committed-item", lambda c: c.committed([None]), TypeError, r"partitions\[0\]"),
-    ("position-none", lambda c: c.position(None), TypeError, r"partitions"),
-    ("position-item", lambda c: c.position(["t"]), TypeError, r"partitions\[0\]"),
+    ("committed-item", lambda c: c.committed([None]), TypeError, r"expected cimpl\.TopicPartition"),
+    ("position-none", lambda c: c.position(None), TypeError, r"requires list of TopicPartition"),
+    ("position-item", lambda c: c.position(["t"]), TypeError, r"expected cimpl\.TopicPartition"),
     ("seek-str", lambda c: c.seek("t"), TypeError, r"TopicPartition"),
     ("seek-list", lambda c: c.seek([TP]), TypeError, r"TopicPartition"),
-    ("pause-str", lambda c: c.pause("t"), TypeError, r"partitions"),
-    ("resume-item", lambda c: c.resume([0]), TypeError, r"partitions\[0\]"),
+    ("pause-str", lambda c: c.pause("t"), TypeError, r"requires list of TopicPartition"),
+    ("resume-item", lambda c: c.resume([0]), TypeError, r"expected cimpl\.TopicPartition"),
     ("watermarks-str", lambda c: c.get_watermark_offsets("t"), TypeError, r"partition.*TopicPartition"),
     ("watermarks-timeout", lambda c: c.get_watermark_offsets(TP, timeout="x"), TypeError, r"timeout"),
     ("watermarks-kw", lambda c: c.get_watermark_offsets(TP, cache=True), TypeError, r"cache"),
-    ("offsets_for_times-int", lambda c: c.offsets_for_times(1), TypeError, r"partitions"),
+    ("offsets_for_times-int", lambda c: c.offsets_for_times(1), TypeError, r"requires list of TopicPartition"),
     ("offsets_for_times-timeout", lambda c: c.offsets_for_times([TP], timeout=[]), TypeError, r"timeout"),
     ("list_topics-timeout", lambda c: c.list_topics(timeout="x"), TypeError, r"timeout"),
     ("list_topics-topic", lambda c: c.list_topics(topic=5), TypeError, r"topic|str"),
@@ -146,6 +146,31 @@ def test_commit_and_store_offsets_errors_from_librdkafka(make_consumer: Callable
     with pytest.raises(KafkaException) as ei:
         c.store_offsets(offsets=[TopicPartition("t", 0, 3)])
     assert ei.value.args[0].code() == KafkaError._INVALID_ARG
+
+
+def test_offsets_from_a_message_go_to_librdkafka_as_they_are(make_consumer: Callable[..., Consumer]) -> None:
+    """As upstream: the message's offset + 1, whatever it is; librdkafka judges (an unset offset
+    leaves nothing to commit)."""
+    c = make_consumer({"enable.auto.offset.store": False})
+    for off in (-1, -1001):
+        m = Message(topic="t", partition=0, offset=off)
+        assert c.commit(message=m) is None  # asynchronous: accepted
+        with pytest.raises(KafkaException) as ei:
+            c.commit(message=m, asynchronous=False)
+        assert ei.value.args[0].code() == KafkaError._NO_OFFSET
+    # A topic that is not a str names no partition: librdkafka says so.
+    for topic in (None, 5):
+        with pytest.raises(KafkaException) as ei:
+            c.store_offsets(message=Message(topic=topic, partition=0, offset=1))
+        assert ei.value.args[0].code() == KafkaError._UNKNOWN_PARTITION
+    # An error that is not a KafkaError is refused like one (upstream crashes on it).
+    with pytest.raises(KafkaException, match=r"with error: '\(null\)'") as ei:
+        c.store_offsets(message=Message(topic="t", partition=0, offset=1, error="boom"))
+    assert ei.value.args[0].code() == KafkaError._INVALID_ARG
+    # A subclass of Message is a Message.
+    sub = type("Sub", (Message,), {})(topic="t", partition=0, offset=-1)
+    assert c.commit(message=sub) is None
+    assert c.store_offsets(offsets=[]) is None
 
 
 def test_seek_of_unfetched_partition_raises_kafka_exception(make_consumer: Callable[..., Consumer]) -> None:

@@ -43,7 +43,7 @@ def test_value_type_constructors() -> None:
     KafkaError(code=1, reason="r", fatal=False, retriable=True, txn_requires_abort=False)
     TopicPartition(topic="t", partition=0, offset=5, metadata="m", leader_epoch=1)
     Message(topic="t", partition=0, offset=1, key=b"k", value=b"v", headers=[("a", b"b")],
-            error=None, timestamp=1, latency=0.1, leader_epoch=2)
+            error=None, timestamp=(1, 1), latency=0.1, leader_epoch=2, delivery_count=1)
 
 
 def test_producer_keywords(make_producer: Callable[..., Producer]) -> None:

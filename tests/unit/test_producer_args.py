@@ -137,27 +137,68 @@ def test_method_type_errors(p: Producer, method: str, args: tuple, kwargs: dict)
 
 
 @pytest.mark.parametrize(
-    "bad,field",
+    "bad,exc,text",
     [
-        ({"value": 5}, "value"),
-        ({"key": 1.5}, "key"),
-        ({"partition": "x"}, "partition"),
-        ({"timestamp": "x"}, "timestamp"),
-        ({"headers": 5}, "headers"),
-        ({"callback": 5}, "callable"),
-        ({"on_delivery": "nope"}, "callable"),
+        ({"value": 5}, TypeError, "^Message value at index 1 must be bytes or str$"),
+        ({"value": bytearray(b"x")}, TypeError, "^Message value at index 1 must be bytes or str$"),
+        ({"key": 1.5}, TypeError, "^Message key at index 1 must be bytes or str$"),
+        ({"partition": "x"}, TypeError, "^Message partition at index 1 must be int$"),
+        ({"timestamp": "x"}, TypeError, "^Message timestamp at index 1 must be int$"),
+        ({"timestamp": -1}, ValueError, "timestamp at index 1"),
+        ({"headers": 5}, ValueError, "^Invalid headers at index 1$"),
+        ({"headers": [("a", 1)]}, ValueError, "^Invalid headers at index 1$"),
+        ({"headers": (("a", b"1"),)}, ValueError, "^Invalid headers at index 1$"),
+        ({"callback": 5}, TypeError, "callback at index 1 must be callable"),
+        ({"on_delivery": "nope"}, TypeError, "callback at index 1 must be callable"),
+        ({"value": "\udc80"}, UnicodeEncodeError, "surrogates"),
     ],
 )
-def test_produce_batch_bad_message_gets_error(p: Producer, bad: dict, field: str) -> None:
-    """A bad field fails only its own message: it gets '_error', the others go through."""
+def test_produce_batch_bad_message_enqueues_nothing(p: Producer, bad: dict, exc: type, text: str) -> None:
+    """As upstream: a bad field raises, and no message of the batch is enqueued."""
     msgs = [{"value": b"ok1"}, dict(bad), {"value": b"ok2"}]
-    assert p.produce_batch("t", msgs) == 2
-    assert "_error" not in msgs[0] and "_error" not in msgs[2]
-    err = msgs[1]["_error"]
-    assert isinstance(err, KafkaError)
-    assert err.code() == KafkaError._INVALID_ARG
-    assert field in err.str()
-    assert len(p) == 2
+    with pytest.raises(exc, match=text):
+        p.produce_batch("t", msgs)
+    assert all("_error" not in m for m in msgs)
+    assert len(p) == 0
+
+
+def test_produce_batch_not_a_dict(p: Producer) -> None:
+    with pytest.raises(TypeError, match="^Message at index 1 must be a dict$"):
+        p.produce_batch("t", [{"value": b"v"}, b"x"])
+    with pytest.raises(TypeError, match="^messages must be a list$"):
+        p.produce_batch("t", ({"value": b"v"},))
+    with pytest.raises(TypeError, match="^messages must be a list$"):
+        p.produce_batch("t", None)
+    assert len(p) == 0
+
+
+def test_produce_batch_argument_texts(p: Producer) -> None:
+    with pytest.raises(TypeError, match=r"^function missing required argument 'topic' \(pos 1\)$"):
+        p.produce_batch()
+    with pytest.raises(TypeError, match=r"^function missing required argument 'messages' \(pos 2\)$"):
+        p.produce_batch("t")
+    with pytest.raises(TypeError, match=r"^argument 1 must be str, not None$"):
+        p.produce_batch(None, [])
+    with pytest.raises(TypeError, match=r"^function takes at most 5 arguments \(6 given\)$"):
+        p.produce_batch("t", [], -1, None, None, 1)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        p.produce_batch("t", [{"value": b"v"}], partition="x")
+
+
+def test_produce_batch_header_forms(p: Producer) -> None:
+    msgs = [{"value": b"v", "headers": h} for h in
+            ([("a", b"1"), ("a", None)], {"b": "str"}, [(1, b"int name")], [], {})]
+    assert p.produce_batch("t", msgs) == 5
+    assert all("_error" not in m for m in msgs)
+
+
+def test_produce_batch_refused_by_librdkafka_gets_error(p: Producer) -> None:
+    msgs = [{"value": b"v", "partition": 2**40}, {"value": b"ok"}]
+    assert p.produce_batch("t", msgs) == 1
+    err = msgs[0]["_error"]
+    assert isinstance(err, KafkaError) and err.code() == KafkaError._UNKNOWN_PARTITION
+    assert err.str() == "Message failed: Local: Unknown partition"
+    assert "_error" not in msgs[1]
 
 
 @pytest.mark.parametrize("method", ["poll", "flush"])
@@ -216,3 +257,23 @@ def test_methods_do_not_leak_references_on_error(p: Producer) -> None:
 
 def _any(*_: Any) -> None:
     return None
+
+
+def test_produce_batch_callback_precedence(p: Producer) -> None:
+    """As upstream: a dict's 'callback' first, then the batch's callback, then its on_delivery; the
+    fourth positional argument is callback. A dict's 'on_delivery' is this package's alias."""
+    seen: list = []
+
+    def tag(name: str) -> Callable[[Any, Any], None]:
+        return lambda err, msg: seen.append((name, msg.value()))
+
+    assert p.produce_batch("t", [{"value": b"1"}], on_delivery=tag("od"), callback=tag("cb")) == 1
+    assert p.produce_batch("t", [{"value": b"2"}], -1, tag("pos4"), tag("pos5")) == 1
+    assert p.produce_batch("t", [{"value": b"3", "callback": tag("own")}, {"value": b"4"}],
+                           on_delivery=tag("batch")) == 2
+    assert p.produce_batch("t", [{"value": b"5", "on_delivery": tag("alias"), "callback": tag("own")},
+                                 {"value": b"6", "on_delivery": tag("alias")}]) == 2
+    p.purge()
+    p.flush(10)
+    assert sorted(seen) == [("alias", b"6"), ("batch", b"4"), ("cb", b"1"), ("own", b"3"), ("own", b"5"),
+                            ("pos4", b"2")]

@@ -480,13 +480,15 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
 
 /* ---- offsets ---------------------------------------------------------------------------- */
 
-/* The offsets to commit/store: from a message (its offset + 1), a list, or NULL for "current". */
-static int offsets_arg(Handle *self, PyObject *message, PyObject *offsets,
+/* The offsets to commit/store: from a message (its offset + 1, as upstream: whatever the offset,
+ * librdkafka judges it), a list, or NULL for "current". `verb` ("commit" or "store") words the
+ * refusal of a message that reports an error. */
+static int offsets_arg(Handle *self, PyObject *message, PyObject *offsets, const char *verb,
                        rd_kafka_topic_partition_list_t **out) {
     *out = NULL;
     int have_msg = message != NULL && message != Py_None, have_offsets = offsets != NULL && offsets != Py_None;
     if (have_msg && have_offsets) {
-        PyErr_SetString(PyExc_ValueError, "give message or offsets, not both");
+        PyErr_SetString(PyExc_ValueError, "message and offsets are mutually exclusive");
         return -1;
     }
     if (have_offsets)
@@ -494,23 +496,29 @@ static int offsets_arg(Handle *self, PyObject *message, PyObject *offsets,
     if (!have_msg)
         return 0;
     if (!PyObject_TypeCheck(message, self->st->MessageType)) {
-        PyErr_Format(PyExc_TypeError, "message must be a Message, not %.100s", Py_TYPE(message)->tp_name);
+        PyErr_SetString(PyExc_TypeError, "expected confluent_kafka.cimpl.Message");
         return -1;
     }
     MessageObject *m = (MessageObject *)message;
     if (m->error != NULL) {
-        PyErr_SetString(PyExc_ValueError, "cannot commit the offset of an error message");
+        PyObject *why = PyObject_TypeCheck(m->error, self->st->KafkaErrorType)
+                            ? PyObject_CallMethod(m->error, "str", NULL)
+                            : PyUnicode_FromString("(null)");
+        PyObject *text = why ? PyUnicode_FromFormat("Cannot %s offsets for message with error: '%S'", verb, why)
+                             : NULL;
+        if (text != NULL)
+            cfl_raise(self->st, RD_KAFKA_RESP_ERR__INVALID_ARG, PyUnicode_AsUTF8(text));
+        Py_XDECREF(why);
+        Py_XDECREF(text);
         return -1;
     }
-    const char *topic = m->topic ? PyUnicode_AsUTF8(m->topic) : NULL;
-    if (topic == NULL || m->partition < 0 || m->offset < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "message has no topic, partition or offset to commit");
+    /* A topic that is not a str names no partition of this client: librdkafka says so. */
+    const char *topic = m->topic != NULL && PyUnicode_Check(m->topic) ? PyUnicode_AsUTF8(m->topic) : "";
+    if (topic == NULL)
         return -1;
-    }
     *out = rd_kafka_topic_partition_list_new(1);
     rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_add(*out, topic, m->partition);
-    p->offset = m->offset + 1;
+    p->offset = m->offset < INT64_MAX ? m->offset + 1 : m->offset;
     rd_kafka_topic_partition_set_leader_epoch(p, m->leader_epoch);
     return 0;
 }
@@ -534,7 +542,7 @@ static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs)
         check(self) < 0)
         return NULL;
     rd_kafka_topic_partition_list_t *c;
-    if (offsets_arg(self, message, offsets, &c) < 0)
+    if (offsets_arg(self, message, offsets, "commit", &c) < 0)
         return NULL;
     if (asynchronous) {
         rd_kafka_resp_err_t err = rd_kafka_commit(self->rk, c, 1);
@@ -570,10 +578,10 @@ static PyObject *Consumer_store_offsets(Handle *self, PyObject *args, PyObject *
         check(self) < 0)
         return NULL;
     rd_kafka_topic_partition_list_t *c;
-    if (offsets_arg(self, message, offsets, &c) < 0)
+    if (offsets_arg(self, message, offsets, "store", &c) < 0)
         return NULL;
     if (c == NULL) {
-        PyErr_SetString(PyExc_TypeError, "store_offsets() needs message or offsets");
+        PyErr_SetString(PyExc_ValueError, "expected either message or offsets");
         return NULL;
     }
     rd_kafka_resp_err_t err = rd_kafka_offsets_store(self->rk, c);
@@ -773,7 +781,7 @@ static PyObject *Consumer_commit_start(Handle *self, PyObject *args, PyObject *k
     if (tok == NULL && PyErr_Occurred())
         return NULL;
     rd_kafka_topic_partition_list_t *c;
-    if (offsets_arg(self, message, offsets, &c) < 0)
+    if (offsets_arg(self, message, offsets, "commit", &c) < 0)
         return NULL;
     rd_kafka_queue_t *q = cfl_aio_queue(self);
     rd_kafka_resp_err_t err = q != NULL ? rd_kafka_commit_queue(self->rk, c, q, NULL, tok) : 0;

@@ -158,6 +158,7 @@ MessageObject *cfl_message_alloc(cfl_state *st) {
     m->offset = RD_KAFKA_OFFSET_INVALID;
     m->latency_us = -1;
     m->leader_epoch = -1;
+    m->delivery_count = -1;
     m->tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
     return m;
 }
@@ -227,138 +228,94 @@ fail:
     return NULL;
 }
 
-static int set_timestamp(MessageObject *self, PyObject *ts) {
-    if (ts == NULL || ts == Py_None) {
-        self->tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
-        self->timestamp = 0;
-        return 0;
-    }
-    if (PyTuple_Check(ts)) {
-        int type;
-        long long value;
-        if (!PyArg_ParseTuple(ts, "iL;timestamp must be an int or a (type, timestamp) tuple", &type, &value))
-            return -1;
-        if (type < RD_KAFKA_TIMESTAMP_NOT_AVAILABLE || type > RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME) {
-            PyErr_Format(PyExc_ValueError, "unknown timestamp type %d", type);
-            return -1;
-        }
-        self->tstype = type;
-        self->timestamp = value;
-        return 0;
-    }
-    if (!PyLong_Check(ts)) {
-        PyErr_Format(PyExc_TypeError, "timestamp must be an int or a (type, timestamp) tuple, not %.100s",
-                     Py_TYPE(ts)->tp_name);
-        return -1;
-    }
-    long long v = PyLong_AsLongLong(ts);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    self->tstype = RD_KAFKA_TIMESTAMP_CREATE_TIME;
-    self->timestamp = v;
-    return 0;
-}
-
-static int optional_int(PyObject *obj, const char *what, long long dflt, long long lo, long long hi,
-                        long long *out) {
-    if (obj == NULL || obj == Py_None) {
-        *out = dflt;
-        return 0;
-    }
-    if (!PyLong_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int or None, not %.100s", what, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    long long v = PyLong_AsLongLong(obj);
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    if (v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError, "%s %lld is out of range", what, v);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int check_error_arg(cfl_state *st, PyObject *error) {
-    if (error != NULL && error != Py_None && !PyObject_TypeCheck(error, st->KafkaErrorType)) {
-        PyErr_Format(PyExc_TypeError, "error must be a KafkaError or None, not %.100s",
-                     Py_TYPE(error)->tp_name);
-        return -1;
-    }
-    return 0;
-}
-
-static int check_topic_arg(PyObject *topic) {
-    if (topic != NULL && topic != Py_None && !PyUnicode_Check(topic)) {
-        PyErr_Format(PyExc_TypeError, "topic must be str or None, not %.100s", Py_TYPE(topic)->tp_name);
-        return -1;
-    }
-    return 0;
-}
-
-static int check_headers_arg(PyObject *headers) {
-    if (headers != NULL && headers != Py_None && !PyList_Check(headers) && !PyTuple_Check(headers) &&
-        !PyDict_Check(headers)) {
-        PyErr_Format(PyExc_TypeError, "headers must be a list of (str, value) tuples, a dict or None, not %.100s",
-                     Py_TYPE(headers)->tp_name);
-        return -1;
-    }
-    return 0;
-}
-
 static inline PyObject *none_as_null(PyObject *o) {
     return (o == NULL || o == Py_None) ? NULL : Py_NewRef(o);
 }
 
-static PyObject *Message_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"topic", "partition", "offset", "key", "value", "headers", "error",
-                             "timestamp", "latency", "leader_epoch", NULL};
-    PyObject *topic = NULL, *partition = NULL, *offset = NULL, *key = NULL, *value = NULL,
-             *headers = NULL, *error = NULL, *timestamp = NULL, *latency = NULL, *leader_epoch = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOOOOOOOOO:Message", kwlist, &topic, &partition,
-                                     &offset, &key, &value, &headers, &error, &timestamp, &latency,
-                                     &leader_epoch))
-        return NULL;
-    cfl_state *st = cfl_state_from_type(type);
-    if (st == NULL)
-        return NULL;
-    long long part, off, epoch;
-    if (check_topic_arg(topic) < 0 || check_error_arg(st, error) < 0 || check_headers_arg(headers) < 0 ||
-        optional_int(partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &part) < 0 ||
-        optional_int(offset, "offset", RD_KAFKA_OFFSET_INVALID, INT64_MIN, INT64_MAX, &off) < 0 ||
-        optional_int(leader_epoch, "leader_epoch", -1, -1, INT32_MAX, &epoch) < 0)
-        return NULL;
-    double lat = -1.0;
-    if (latency != NULL && latency != Py_None) {
-        lat = PyFloat_AsDouble(latency);
-        if (lat == -1.0 && PyErr_Occurred())
-            return NULL;
-        if (!(lat >= 0.0)) {
-            PyErr_SetString(PyExc_ValueError, "latency must be a non-negative number of seconds");
-            return NULL;
+static inline PyObject *or_none(PyObject *o) {
+    return Py_NewRef(o != NULL ? o : Py_None);
+}
+
+/* A message that may now reach other containers is watched by the garbage collector again. */
+static void track(MessageObject *self) {
+    if (!PyObject_GC_IsTracked((PyObject *)self))
+        PyObject_GC_Track(self);
+}
+
+/* The constructor's timestamp: None, or a (type, milliseconds) tuple of ints. The type is kept as
+ * given (a C int), like the value. */
+static int timestamp_arg(PyObject *ts, int *tstype, long long *value) {
+    *tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+    *value = 0;
+    if (ts == NULL || ts == Py_None)
+        return 0;
+    static const char msg[] = "timestamp must be a tuple of (int, int)";
+    if (!PyTuple_Check(ts) || PyTuple_GET_SIZE(ts) != 2) {
+        PyErr_SetString(PyExc_TypeError, msg);
+        return -1;
+    }
+    long type = PyLong_AsLong(PyTuple_GET_ITEM(ts, 0));
+    if (!(type == -1 && PyErr_Occurred()))
+        *value = PyLong_AsLongLong(PyTuple_GET_ITEM(ts, 1));
+    if (PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, msg);
         }
+        return -1;
     }
-    MessageObject *m = (MessageObject *)type->tp_alloc(type, 0);
-    if (m == NULL)
-        return NULL;
-    m->topic = none_as_null(topic);
-    m->key = none_as_null(key);
-    m->value = none_as_null(value);
-    m->error = none_as_null(error);
-    m->partition = (int32_t)part;
-    m->offset = off;
-    m->leader_epoch = (int32_t)epoch;
-    m->latency_us = lat < 0 ? -1 : (int64_t)(lat * 1e6 + 0.5);
-    if (headers != NULL && headers != Py_None) {
-        m->headers = Py_NewRef(headers);
-        m->headers_raw = 1;
+    *tstype = (int)type;
+    return 0;
+}
+
+/* Seconds as whole microseconds (truncated); -1 (none) for a negative latency. As in upstream
+ * (where the conversion is x86's), NaN and values beyond 64 bits become INT64_MIN: latency()
+ * returns that, a pickle says -1.0. */
+static int64_t latency_us_of(double seconds) {
+    if (seconds < 0)
+        return -1;
+    double us = seconds * 1e6;
+    return us == us && us < 9223372036854775808.0 ? (int64_t)us : INT64_MIN;
+}
+
+static PyObject *Message_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    /* Every field zero until __init__ runs (arguments are __init__'s). */
+    return type->tp_alloc(type, 0);
+}
+
+static int Message_init(MessageObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"topic", "partition", "offset", "key", "value", "headers", "error",
+                             "timestamp", "latency", "leader_epoch", "delivery_count", NULL};
+    PyObject *topic = NULL, *key = NULL, *value = NULL, *headers = NULL, *error = NULL, *timestamp = NULL;
+    int partition = RD_KAFKA_PARTITION_UA, epoch = -1;
+    long long offset = RD_KAFKA_OFFSET_INVALID, ts;
+    double latency = -1.0;
+    short delivery_count = -1;
+    int tstype;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OiLOOOOOdih", kwlist, &topic, &partition, &offset, &key,
+                                     &value, &headers, &error, &timestamp, &latency, &epoch, &delivery_count) ||
+        timestamp_arg(timestamp, &tstype, &ts) < 0)
+        return -1;
+    /* Anything goes for the objects (tests put mocks there); a negative number means "unset". */
+    Py_XSETREF(self->topic, none_as_null(topic));
+    Py_XSETREF(self->key, none_as_null(key));
+    Py_XSETREF(self->value, none_as_null(value));
+    Py_XSETREF(self->headers, none_as_null(headers));
+    Py_XSETREF(self->error, none_as_null(error));
+    if (self->c_headers != NULL) {
+        rd_kafka_headers_destroy(self->c_headers);
+        self->c_headers = NULL;
     }
-    if (set_timestamp(m, timestamp) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return (PyObject *)m;
+    self->headers_raw = 0;
+    self->partition = partition < 0 ? RD_KAFKA_PARTITION_UA : partition;
+    self->offset = offset < 0 ? RD_KAFKA_OFFSET_INVALID : offset;
+    self->leader_epoch = epoch < 0 ? -1 : epoch;
+    self->delivery_count = delivery_count <= 0 ? -1 : delivery_count;
+    self->latency_us = latency_us_of(latency);
+    self->tstype = tstype;
+    self->timestamp = ts;
+    track(self);
+    return 0;
 }
 
 static int Message_traverse(MessageObject *self, visitproc visit, void *arg) {
@@ -390,23 +347,13 @@ static void Message_dealloc(MessageObject *self) {
     Py_DECREF(tp);
 }
 
-/* A message that may now reach other containers is watched by the garbage collector again. */
-static void track(MessageObject *self) {
-    if (!PyObject_GC_IsTracked((PyObject *)self))
-        PyObject_GC_Track(self);
-}
-
-static inline PyObject *or_none(PyObject *o) {
-    return Py_NewRef(o != NULL ? o : Py_None);
-}
-
 static PyObject *Message_topic(MessageObject *self, PyObject *unused) { return or_none(self->topic); }
 static PyObject *Message_value(MessageObject *self, PyObject *unused) { return or_none(self->value); }
 static PyObject *Message_key(MessageObject *self, PyObject *unused) { return or_none(self->key); }
 static PyObject *Message_error(MessageObject *self, PyObject *unused) { return or_none(self->error); }
 
 static PyObject *Message_partition(MessageObject *self, PyObject *unused) {
-    if (self->partition == RD_KAFKA_PARTITION_UA)
+    if (self->partition < 0)
         Py_RETURN_NONE;
     return PyLong_FromLong(self->partition);
 }
@@ -417,7 +364,8 @@ static PyObject *Message_offset(MessageObject *self, PyObject *unused) {
     return PyLong_FromLongLong(self->offset);
 }
 
-/* Converts pending C or user-given headers into the canonical list, once. */
+/* A consumed record's headers (or a delivery report's, as the producer was given them) become
+ * the list of (str, bytes|None) pairs, once. Headers a user passed to Message() stay as given. */
 static int materialize_headers(MessageObject *self) {
     if (self->c_headers != NULL) {
         PyObject *list = headers_from_c(self->c_headers);
@@ -440,7 +388,7 @@ static PyObject *Message_headers(MessageObject *self, PyObject *unused) {
     if (materialize_headers(self) < 0)
         return NULL;
     if (self->headers != NULL)
-        track(self); /* the caller gets the list itself, and may put anything in it */
+        track(self); /* the caller gets the object itself, and may put anything in it */
     return or_none(self->headers);
 }
 
@@ -449,7 +397,7 @@ static PyObject *Message_timestamp(MessageObject *self, PyObject *unused) {
 }
 
 static PyObject *Message_latency(MessageObject *self, PyObject *unused) {
-    if (self->latency_us < 0)
+    if (self->latency_us == -1)
         Py_RETURN_NONE;
     return PyFloat_FromDouble((double)self->latency_us / 1e6);
 }
@@ -460,51 +408,64 @@ static PyObject *Message_leader_epoch(MessageObject *self, PyObject *unused) {
     return PyLong_FromLong(self->leader_epoch);
 }
 
-static PyObject *Message_set_topic(MessageObject *self, PyObject *v) {
-    if (check_topic_arg(v) < 0)
-        return NULL;
+static PyObject *Message_delivery_count(MessageObject *self, PyObject *unused) {
+    if (self->delivery_count <= 0)
+        Py_RETURN_NONE;
+    return PyLong_FromLong(self->delivery_count);
+}
+
+/* The setters take any object, as upstream's do (a DeserializingConsumer stores deserialized
+ * keys and values; tests store mocks). */
+static PyObject *set_field(MessageObject *self, PyObject **field, PyObject *v) {
     track(self);
-    Py_XSETREF(self->topic, none_as_null(v));
+    Py_XSETREF(*field, none_as_null(v));
     Py_RETURN_NONE;
 }
 
-static PyObject *Message_set_value(MessageObject *self, PyObject *v) {
-    track(self);
-    Py_XSETREF(self->value, none_as_null(v));
-    Py_RETURN_NONE;
-}
-
-static PyObject *Message_set_key(MessageObject *self, PyObject *v) {
-    track(self);
-    Py_XSETREF(self->key, none_as_null(v));
-    Py_RETURN_NONE;
-}
+static PyObject *Message_set_topic(MessageObject *self, PyObject *v) { return set_field(self, &self->topic, v); }
+static PyObject *Message_set_value(MessageObject *self, PyObject *v) { return set_field(self, &self->value, v); }
+static PyObject *Message_set_key(MessageObject *self, PyObject *v) { return set_field(self, &self->key, v); }
+static PyObject *Message_set_error(MessageObject *self, PyObject *v) { return set_field(self, &self->error, v); }
 
 static PyObject *Message_set_headers(MessageObject *self, PyObject *v) {
-    if (check_headers_arg(v) < 0)
-        return NULL;
     if (self->c_headers != NULL) {
         rd_kafka_headers_destroy(self->c_headers);
         self->c_headers = NULL;
     }
-    track(self);
-    Py_XSETREF(self->headers, none_as_null(v));
-    self->headers_raw = self->headers != NULL;
-    Py_RETURN_NONE;
+    self->headers_raw = 0;
+    return set_field(self, &self->headers, v);
 }
 
-static PyObject *Message_set_error(MessageObject *self, PyObject *v) {
-    cfl_state *st = cfl_state_of((PyObject *)self);
-    if (st == NULL || check_error_arg(st, v) < 0)
+/* set_timestamp() (this package's own): an int is a create time; None clears it. */
+static PyObject *Message_set_timestamp(MessageObject *self, PyObject *ts) {
+    if (ts == Py_None) {
+        self->tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+        self->timestamp = 0;
+        Py_RETURN_NONE;
+    }
+    if (PyTuple_Check(ts)) {
+        int type;
+        long long value;
+        if (!PyArg_ParseTuple(ts, "iL;timestamp must be an int or a (type, timestamp) tuple", &type, &value))
+            return NULL;
+        if (type < RD_KAFKA_TIMESTAMP_NOT_AVAILABLE || type > RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME) {
+            PyErr_Format(PyExc_ValueError, "unknown timestamp type %d", type);
+            return NULL;
+        }
+        self->tstype = type;
+        self->timestamp = value;
+        Py_RETURN_NONE;
+    }
+    if (!PyLong_Check(ts)) {
+        PyErr_Format(PyExc_TypeError, "timestamp must be an int or a (type, timestamp) tuple, not %.100s",
+                     Py_TYPE(ts)->tp_name);
         return NULL;
-    track(self);
-    Py_XSETREF(self->error, none_as_null(v));
-    Py_RETURN_NONE;
-}
-
-static PyObject *Message_set_timestamp(MessageObject *self, PyObject *v) {
-    if (set_timestamp(self, v) < 0)
+    }
+    long long v = PyLong_AsLongLong(ts);
+    if (v == -1 && PyErr_Occurred())
         return NULL;
+    self->tstype = RD_KAFKA_TIMESTAMP_CREATE_TIME;
+    self->timestamp = v;
     Py_RETURN_NONE;
 }
 
@@ -514,47 +475,49 @@ static Py_ssize_t Message_len(MessageObject *self) {
     return PyObject_Length(self->value);
 }
 
-/* The constructor arguments that rebuild this message (also what equality compares). */
-static PyObject *Message_args(MessageObject *self) {
-    if (materialize_headers(self) < 0)
-        return NULL;
-    PyObject *latency = Message_latency(self, NULL);
-    if (latency == NULL)
-        return NULL;
-    PyObject *partition = Message_partition(self, NULL);
-    PyObject *offset = PyLong_FromLongLong(self->offset);
-    PyObject *epoch = Message_leader_epoch(self, NULL);
-    PyObject *ts = Message_timestamp(self, NULL);
-    PyObject *args = NULL;
-    if (partition && offset && epoch && ts)
-        args = PyTuple_Pack(10, self->topic ? self->topic : Py_None, partition, offset,
-                            self->key ? self->key : Py_None, self->value ? self->value : Py_None,
-                            self->headers ? self->headers : Py_None, self->error ? self->error : Py_None,
-                            ts, latency, epoch);
-    Py_XDECREF(partition);
-    Py_XDECREF(offset);
-    Py_XDECREF(epoch);
-    Py_XDECREF(ts);
-    Py_DECREF(latency);
-    return args;
-}
-
+/* Pickles as Message(topic, partition, offset, key, value, headers, error, timestamp, latency,
+ * leader_epoch, delivery_count) with the fields as stored (-1, -1001, -1.0 ... when unset): the
+ * same call upstream's pickles make, so a pickle loads in either package. A subclass pickles as
+ * a Message (its __init__ may take other arguments). */
 static PyObject *Message_reduce(MessageObject *self, PyObject *unused) {
-    PyObject *args = Message_args(self);
-    if (args == NULL)
+    cfl_state *st = cfl_state_of((PyObject *)self);
+    if (st == NULL || materialize_headers(self) < 0)
         return NULL;
-    return Py_BuildValue("(ON)", Py_TYPE(self), args);
+    double latency = self->latency_us < 0 ? -1.0 : (double)self->latency_us / 1e6;
+    return Py_BuildValue("(O(OiLOOOO(iL)dii))", (PyObject *)st->MessageType,
+                         self->topic ? self->topic : Py_None, (int)self->partition, (long long)self->offset,
+                         self->key ? self->key : Py_None, self->value ? self->value : Py_None,
+                         self->headers ? self->headers : Py_None, self->error ? self->error : Py_None,
+                         self->tstype, (long long)self->timestamp, latency, (int)self->leader_epoch,
+                         self->delivery_count);
 }
 
+static int same_object_field(PyObject *a, PyObject *b) {
+    return PyObject_RichCompareBool(a ? a : Py_None, b ? b : Py_None, Py_EQ);
+}
+
+/* Equal when topic, partition, offset, key, value, headers, error, timestamp and leader epoch
+ * are (latency and delivery count are not compared). Against any other type: unequal. */
 static PyObject *Message_richcompare(MessageObject *self, PyObject *other, int op) {
-    if ((op != Py_EQ && op != Py_NE) || Py_TYPE(other)->tp_richcompare != Py_TYPE(self)->tp_richcompare)
+    cfl_state *st = cfl_state_of((PyObject *)self);
+    if (st == NULL)
+        return NULL;
+    if (op != Py_EQ && op != Py_NE)
         Py_RETURN_NOTIMPLEMENTED;
-    PyObject *a = Message_args(self);
-    PyObject *b = a ? Message_args((MessageObject *)other) : NULL;
-    PyObject *res = b ? PyObject_RichCompare(a, b, op) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    return res;
+    if (!PyObject_TypeCheck(other, st->MessageType))
+        return PyBool_FromLong(op == Py_NE);
+    MessageObject *o = (MessageObject *)other;
+    if (materialize_headers(self) < 0 || materialize_headers(o) < 0)
+        return NULL;
+    int eq = self->partition == o->partition && self->offset == o->offset && self->tstype == o->tstype &&
+             self->timestamp == o->timestamp && self->leader_epoch == o->leader_epoch;
+    PyObject *const mine[] = {self->topic, self->key, self->value, self->headers, self->error};
+    PyObject *const theirs[] = {o->topic, o->key, o->value, o->headers, o->error};
+    for (size_t i = 0; eq == 1 && i < sizeof(mine) / sizeof(mine[0]); i++)
+        eq = same_object_field(mine[i], theirs[i]);
+    if (eq < 0)
+        return NULL;
+    return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 
 static PyObject *Message_repr(MessageObject *self) {
@@ -569,28 +532,43 @@ static PyMethodDef Message_methods[] = {
     {"offset", (PyCFunction)Message_offset, METH_NOARGS, "offset($self, /)\n--\n\nThe offset, or None if not known."},
     {"key", (PyCFunction)Message_key, METH_NOARGS, "key($self, /)\n--\n\nThe key (bytes), or None."},
     {"value", (PyCFunction)Message_value, METH_NOARGS, "value($self, /)\n--\n\nThe value (bytes), or None."},
-    {"headers", (PyCFunction)Message_headers, METH_NOARGS, "headers($self, /)\n--\n\nThe headers as a list of (str, bytes|None), or None."},
+    {"deserialized_key", (PyCFunction)Message_key, METH_NOARGS,
+     "deserialized_key($self, /)\n--\n\nThe key as a DeserializingConsumer left it (the same slot as key()).\n\n"
+     ":returns: the deserialized key, or the raw key (bytes) of a message no deserializer saw, or None.\n"},
+    {"deserialized_value", (PyCFunction)Message_value, METH_NOARGS,
+     "deserialized_value($self, /)\n--\n\nThe value as a DeserializingConsumer left it (the same slot as value()).\n\n"
+     ":returns: the deserialized value, or the raw value (bytes) of a message no deserializer saw, or None.\n"},
+    {"headers", (PyCFunction)Message_headers, METH_NOARGS,
+     "headers($self, /)\n--\n\nThe headers as a list of (str, bytes|None), or None; a message built by hand returns "
+     "the headers it was given."},
     {"error", (PyCFunction)Message_error, METH_NOARGS, "error($self, /)\n--\n\nA KafkaError if this message reports an error, else None."},
     {"timestamp", (PyCFunction)Message_timestamp, METH_NOARGS,
      "timestamp($self, /)\n--\n\n(timestamp type, milliseconds since the epoch); the type is one of the TIMESTAMP_* constants."},
     {"latency", (PyCFunction)Message_latency, METH_NOARGS,
      "latency($self, /)\n--\n\nSeconds from produce() to the delivery report, or None outside delivery reports."},
     {"leader_epoch", (PyCFunction)Message_leader_epoch, METH_NOARGS, "leader_epoch($self, /)\n--\n\nThe partition leader epoch, or None."},
+    {"delivery_count", (PyCFunction)Message_delivery_count, METH_NOARGS,
+     "delivery_count($self, /)\n--\n\nHow many times a share group delivered this record.\n\n"
+     ":returns: the delivery count (>= 1) of a record from a share consumer, else None.\n"},
     {"set_topic", (PyCFunction)Message_set_topic, METH_O, "set_topic($self, topic, /)\n--\n\nReplace the topic."},
     {"set_value", (PyCFunction)Message_set_value, METH_O, "set_value($self, value, /)\n--\n\nReplace the value."},
     {"set_key", (PyCFunction)Message_set_key, METH_O, "set_key($self, key, /)\n--\n\nReplace the key."},
     {"set_headers", (PyCFunction)Message_set_headers, METH_O, "set_headers($self, headers, /)\n--\n\nReplace the headers."},
     {"set_error", (PyCFunction)Message_set_error, METH_O, "set_error($self, error, /)\n--\n\nReplace the error."},
-    {"set_timestamp", (PyCFunction)Message_set_timestamp, METH_O, "set_timestamp($self, timestamp, /)\n--\n\nReplace the timestamp (int or (type, ts))."},
+    {"set_timestamp", (PyCFunction)Message_set_timestamp, METH_O,
+     "set_timestamp($self, timestamp, /)\n--\n\nReplace the timestamp: an int (create time, ms), a (type, ms) tuple or None."},
     {"__reduce__", (PyCFunction)Message_reduce, METH_NOARGS, NULL},
     {NULL},
 };
 
 static PyType_Slot Message_slots[] = {
-    {Py_tp_doc, "Message(topic=None, partition=None, offset=None, key=None, value=None, headers=None,\n"
-                "        error=None, timestamp=None, latency=None, leader_epoch=None)\n\n"
-                "A Kafka record: consumed, reported as delivered, or built by hand."},
+    {Py_tp_doc, "Message(topic=None, partition=-1, offset=-1001, key=None, value=None, headers=None,\n"
+                "        error=None, timestamp=None, latency=-1.0, leader_epoch=-1, delivery_count=-1)\n\n"
+                "A Kafka record: consumed, reported as delivered, or built by hand (for tests).\n"
+                "timestamp is a (type, milliseconds) tuple; a negative partition, offset, latency,\n"
+                "leader epoch or delivery count means none."},
     {Py_tp_new, Message_new},
+    {Py_tp_init, Message_init},
     {Py_tp_dealloc, Message_dealloc},
     {Py_tp_traverse, Message_traverse},
     {Py_tp_clear, Message_clear},

@@ -17,7 +17,8 @@ typedef struct {
     int32_t partition;
     int32_t leader_epoch;
     int tstype;
-    char headers_raw;
+    int delivery_count; /* share consumers only; <= 0: none */
+    char headers_raw;   /* headers holds a delivery report's user object, normalized on access */
 } MessageObject;
 
 int cfl_message_init_type(PyObject *module, cfl_state *st);
@@ -29,7 +30,8 @@ PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject 
 /* 1 when a fetched record surely has no header (read from its wire bytes); 0: ask librdkafka. */
 int cfl_record_headerless(const rd_kafka_message_t *rkm);
 
-/* A bare Message to be filled in by the caller (all fields unset). */
+/* A bare Message to be filled in by the caller (every field unset: partition -1, offset
+ * OFFSET_INVALID, no latency, leader epoch or delivery count). */
 MessageObject *cfl_message_alloc(cfl_state *st);
 
 /* librdkafka headers from a list of (name, value) pairs or a dict. *out is NULL for None. */

@@ -15,52 +15,243 @@
 
 /* ---- the dict form ---------------------------------------------------------------------- */
 
+/* One message dict, checked and converted before anything is enqueued (as upstream: a bad dict
+ * raises and enqueues nothing). Beyond upstream, which reads only value, key and callback, its
+ * partition, timestamp and headers are sent, and 'on_delivery' is an alias of 'callback'. */
+typedef struct {
+    PyObject *dict;           /* the message dict ('_error' goes there) */
+    PyObject *value, *key;    /* bytes or str, or NULL */
+    PyObject *callback;       /* NULL: the batch's */
+    PyObject *headers;        /* the headers as a list of (str, bytes|None), for the report, or NULL */
+    rd_kafka_headers_t *hdrs; /* the same for librdkafka, or NULL; librdkafka's once handed over */
+    long long partition;      /* RD_KAFKA_PARTITION_UA: the batch's (or the partitioner's) */
+    long long timestamp;
+    int bad_partition; /* beyond 32 bits: refused as an unknown partition */
+} DictRow;
+
+static void dict_rows_free(DictRow *rows, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; rows != NULL && i < n; i++) {
+        Py_XDECREF(rows[i].dict);
+        Py_XDECREF(rows[i].value);
+        Py_XDECREF(rows[i].key);
+        Py_XDECREF(rows[i].callback);
+        Py_XDECREF(rows[i].headers);
+        if (rows[i].hdrs != NULL)
+            rd_kafka_headers_destroy(rows[i].hdrs);
+    }
+    PyMem_Free(rows);
+}
+
+/* d[name], a new reference; NULL (no exception) when absent or None. */
+static PyObject *dict_get(PyObject *d, const char *name) {
+    PyObject *v = PyDict_GetItemString(d, name);
+    return v != NULL && v != Py_None ? Py_NewRef(v) : NULL;
+}
+
+/* A dict's value or key: bytes or str (checked to encode), or absent. */
+static int payload_field(PyObject *d, const char *name, Py_ssize_t i, PyObject **out) {
+    PyObject *v = *out = dict_get(d, name);
+    if (v == NULL || PyBytes_Check(v))
+        return 0;
+    if (!PyUnicode_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "Message %s at index %zd must be bytes or str", name, i);
+        return -1;
+    }
+    return PyUnicode_AsUTF8AndSize(v, NULL) == NULL ? -1 : 0;
+}
+
+/* Headers of a dict: a list of (name, value) tuples or a dict, values None, bytes or str; a name
+ * that is not a str is sent as str(name). Builds the C headers and the report's list of
+ * (str, bytes|None); -1 with an exception for anything else. */
+static int dict_headers(PyObject *h, rd_kafka_headers_t **out, PyObject **list) {
+    PyObject *items = PyDict_Check(h) ? PyDict_Items(h) : PyList_Check(h) ? PySequence_List(h) : NULL;
+    if (items == NULL)
+        return -1;
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    rd_kafka_headers_t *hdrs = rd_kafka_headers_new((size_t)(n > 0 ? n : 1));
+    PyObject *norm = PyList_New(n);
+    int rc = norm != NULL ? 0 : -1;
+    for (Py_ssize_t j = 0; rc == 0 && j < n; j++) {
+        PyObject *pair = PyList_GET_ITEM(items, j), *name, *v, *value;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+            (name = PyObject_Str(PyTuple_GET_ITEM(pair, 0))) == NULL) {
+            rc = -1;
+            break;
+        }
+        v = PyTuple_GET_ITEM(pair, 1);
+        value = v == Py_None || PyBytes_CheckExact(v) ? Py_NewRef(v)
+                : PyBytes_Check(v)   ? PyBytes_FromStringAndSize(PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v))
+                : PyUnicode_Check(v) ? PyUnicode_AsUTF8String(v)
+                                     : NULL;
+        Py_ssize_t name_len;
+        const char *name_s = value != NULL ? PyUnicode_AsUTF8AndSize(name, &name_len) : NULL;
+        PyObject *entry = name_s != NULL ? PyTuple_Pack(2, name, value) : NULL;
+        if (entry == NULL ||
+            rd_kafka_header_add(hdrs, name_s, name_len, value == Py_None ? NULL : PyBytes_AS_STRING(value),
+                                value == Py_None ? 0 : PyBytes_GET_SIZE(value)) != RD_KAFKA_RESP_ERR_NO_ERROR)
+            rc = -1;
+        else
+            PyList_SET_ITEM(norm, j, Py_NewRef(entry));
+        Py_XDECREF(entry);
+        Py_XDECREF(value);
+        Py_DECREF(name);
+    }
+    Py_DECREF(items);
+    if (rc < 0) {
+        Py_XDECREF(norm);
+        rd_kafka_headers_destroy(hdrs);
+        return -1;
+    }
+    *out = hdrs;
+    *list = norm;
+    return 0;
+}
+
+/* Check and convert message dict i into row. */
+static int dict_row(PyObject *d, Py_ssize_t i, long long batch_partition, DictRow *row) {
+    if (!PyDict_Check(d)) {
+        PyErr_Format(PyExc_TypeError, "Message at index %zd must be a dict", i);
+        return -1;
+    }
+    row->dict = Py_NewRef(d);
+    if (payload_field(d, "value", i, &row->value) < 0 || payload_field(d, "key", i, &row->key) < 0)
+        return -1;
+    row->partition = batch_partition;
+    PyObject *part = PyDict_GetItemString(d, "partition");
+    if (part != NULL && part != Py_None) {
+        if (!PyLong_Check(part)) {
+            PyErr_Format(PyExc_TypeError, "Message partition at index %zd must be int", i);
+            return -1;
+        }
+        int overflow;
+        row->partition = PyLong_AsLongLongAndOverflow(part, &overflow);
+        row->bad_partition = overflow || row->partition < INT32_MIN || row->partition > INT32_MAX;
+    }
+    PyObject *ts = PyDict_GetItemString(d, "timestamp");
+    if (ts != NULL && ts != Py_None) {
+        if (!PyLong_Check(ts)) {
+            PyErr_Format(PyExc_TypeError, "Message timestamp at index %zd must be int", i);
+            return -1;
+        }
+        int overflow;
+        row->timestamp = PyLong_AsLongLongAndOverflow(ts, &overflow);
+        if (overflow || row->timestamp < 0) {
+            PyErr_Format(PyExc_ValueError, "Message timestamp at index %zd must be milliseconds >= 0", i);
+            return -1;
+        }
+    }
+    PyObject *h = PyDict_GetItemString(d, "headers");
+    if (h != NULL && h != Py_None && dict_headers(h, &row->hdrs, &row->headers) < 0) {
+        PyErr_Clear(); /* upstream's text, whatever was wrong */
+        PyErr_Format(PyExc_ValueError, "Invalid headers at index %zd", i);
+        return -1;
+    }
+    if ((row->callback = dict_get(d, "callback")) == NULL)
+        row->callback = dict_get(d, "on_delivery");
+    if (row->callback != NULL && !PyCallable_Check(row->callback)) {
+        PyErr_Format(PyExc_TypeError, "Message callback at index %zd must be callable, not %.100s", i,
+                     Py_TYPE(row->callback)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Enqueue one checked row. 1 enqueued; 0 refused by librdkafka (recorded as the dict's '_error',
+ * upstream's "Message failed: ..." text); -1 with an exception. */
+static int enqueue_dict_row(Handle *self, rd_kafka_topic_t *rkt, PyObject *topic, DictRow *row,
+                            PyObject *batch_cb) {
+    cfl_state *st = self->st;
+    rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
+    PyObject *callback = row->callback != NULL ? row->callback : batch_cb;
+    if (!row->bad_partition) {
+        MsgRef *ref = NULL;
+        const void *value = NULL, *key = NULL;
+        size_t value_len = 0, key_len = 0;
+        int msgflags = RD_KAFKA_MSG_F_COPY;
+        PyObject *vbytes = row->value && PyUnicode_Check(row->value) ? PyUnicode_AsUTF8String(row->value)
+                                                                      : Py_XNewRef(row->value);
+        PyObject *kbytes = row->key && PyUnicode_Check(row->key) ? PyUnicode_AsUTF8String(row->key)
+                                                                  : Py_XNewRef(row->key);
+        if ((row->value != NULL && vbytes == NULL) || (row->key != NULL && kbytes == NULL) ||
+            (callback != NULL && (ref = PyMem_Calloc(1, sizeof(*ref))) == NULL)) {
+            Py_XDECREF(vbytes);
+            Py_XDECREF(kbytes);
+            return PyErr_Occurred() ? -1 : (PyErr_NoMemory(), -1);
+        }
+        if (vbytes != NULL) {
+            value = PyBytes_AS_STRING(vbytes);
+            value_len = (size_t)PyBytes_GET_SIZE(vbytes);
+        }
+        if (kbytes != NULL) {
+            key = PyBytes_AS_STRING(kbytes);
+            key_len = (size_t)PyBytes_GET_SIZE(kbytes);
+        }
+        if (ref != NULL) {
+            /* The report hands these back; the value travels without a copy. */
+            ref->callback = Py_NewRef(callback);
+            ref->topic = Py_NewRef(topic);
+            ref->value = Py_XNewRef(vbytes);
+            ref->key = Py_XNewRef(kbytes);
+            ref->headers = Py_XNewRef(row->headers);
+            msgflags = vbytes != NULL ? 0 : RD_KAFKA_MSG_F_COPY;
+        }
+        rd_kafka_headers_t *hdrs = row->hdrs;
+        row->hdrs = NULL; /* librdkafka's on success, destroyed on failure */
+        int rc = cfl_produce_enqueue(self, st, rkt, (int32_t)row->partition, msgflags, value, value_len, key,
+                                     key_len, row->timestamp, hdrs, ref, &err);
+        Py_XDECREF(vbytes);
+        Py_XDECREF(kbytes);
+        if (rc == 0)
+            return 1;
+        if (ref != NULL)
+            cfl_msgref_free(ref);
+        if (err == RD_KAFKA_RESP_ERR_NO_ERROR)
+            return -1;
+        PyErr_Clear(); /* recorded in the dict instead */
+    }
+    char text[256];
+    snprintf(text, sizeof(text), "Message failed: %s", rd_kafka_err2str(err));
+    PyObject *kerr = cfl_error_new(st, err, text);
+    int rc = kerr != NULL ? PyDict_SetItemString(row->dict, "_error", kerr) : -1;
+    Py_XDECREF(kerr);
+    return rc < 0 ? -1 : 0;
+}
+
 static PyObject *produce_dicts(Handle *self, PyObject *topic, PyObject *messages, PyObject *partition,
                                PyObject *batch_cb) {
-    cfl_state *st = self->st;
-    long long unused;
-    if (cfl_int_arg(partition, "partition", RD_KAFKA_PARTITION_UA, -1, INT32_MAX, &unused) < 0)
+    int batch_partition = RD_KAFKA_PARTITION_UA;
+    if (partition != NULL && partition != Py_None && !PyArg_Parse(partition, "i", &batch_partition))
         return NULL;
-    Py_ssize_t enqueued = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(messages); i++) {
-        PyObject *m = PyList_GET_ITEM(messages, i);
-        if (!PyDict_Check(m)) {
-            PyErr_Format(PyExc_TypeError, "messages[%zd] must be a dict, not %.100s", i, Py_TYPE(m)->tp_name);
-            return NULL;
-        }
-        Py_INCREF(m);
-        PyObject *cb = PyDict_GetItemString(m, "on_delivery");
-        if (cb == NULL || cb == Py_None)
-            cb = PyDict_GetItemString(m, "callback");
-        PyObject *part = PyDict_GetItemString(m, "partition");
-        ProduceArgs pa = {.topic = topic,
-                          .value = PyDict_GetItemString(m, "value"),
-                          .key = PyDict_GetItemString(m, "key"),
-                          .partition = part != NULL ? part : partition,
-                          .callback = cb != NULL && cb != Py_None ? cb : batch_cb,
-                          .timestamp = PyDict_GetItemString(m, "timestamp"),
-                          .headers = PyDict_GetItemString(m, "headers")};
-        rd_kafka_resp_err_t err;
-        if (cfl_produce_one(self, st, &pa, &err) == 0) {
-            enqueued++;
-            Py_DECREF(m);
-            continue;
-        }
-        /* Record why this one failed and go on with the rest. */
-        PyObject *exc = CFL_FETCH_EXC();
-        PyObject *text = exc ? PyObject_Str(exc) : NULL;
-        PyObject *kerr = NULL;
-        if (text != NULL)
-            kerr = cfl_error_new(st, err ? err : RD_KAFKA_RESP_ERR__INVALID_ARG, PyUnicode_AsUTF8(text));
-        Py_XDECREF(text);
-        Py_XDECREF(exc);
-        int rc = kerr ? PyDict_SetItemString(m, "_error", kerr) : -1;
-        Py_XDECREF(kerr);
-        Py_DECREF(m);
-        if (rc < 0)
-            return NULL;
+    /* The list may change under a header name's __str__: go by what it holds now. */
+    PyObject *items = PySequence_List(messages), *result = NULL;
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    DictRow *rows = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(*rows));
+    if (rows == NULL) {
+        Py_DECREF(items);
+        return PyErr_NoMemory();
     }
-    return PyLong_FromSsize_t(enqueued);
+    if (batch_cb == NULL)
+        batch_cb = self->on_delivery;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (dict_row(PyList_GET_ITEM(items, i), i, batch_partition, &rows[i]) < 0)
+            goto done;
+    rd_kafka_topic_t *rkt = cfl_producer_topic(self, self->st, topic);
+    if (rkt == NULL)
+        goto done;
+    Py_ssize_t enqueued = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = enqueue_dict_row(self, rkt, topic, &rows[i], batch_cb);
+        if (r < 0)
+            goto done;
+        enqueued += r;
+    }
+    result = PyLong_FromSsize_t(enqueued);
+done:
+    Py_DECREF(items);
+    dict_rows_free(rows, n);
+    return result;
 }
 
 /* ---- the column form -------------------------------------------------------------------- */
@@ -372,41 +563,45 @@ done:
 
 /* ---- entry point ------------------------------------------------------------------------ */
 
-static const enum cfl_kw batch_params[] = {CFL_KW_topic, CFL_KW_messages, CFL_KW_partition, CFL_KW_on_delivery,
-                                           CFL_KW_callback, CFL_KW_keys, CFL_KW_headers, CFL_KW_timestamps,
+static const enum cfl_kw batch_params[] = {CFL_KW_topic, CFL_KW_messages, CFL_KW_partition, CFL_KW_callback,
+                                           CFL_KW_on_delivery, CFL_KW_keys, CFL_KW_headers, CFL_KW_timestamps,
                                            CFL_KW_values};
-#define BATCH_POSITIONAL 5 /* topic .. callback; the column keywords only by name */
+#define BATCH_POSITIONAL 5 /* topic .. on_delivery, in upstream's order; the column keywords only by name */
 
+/* The argument errors read as upstream's (CPython's argument parser's texts). */
 PyObject *cfl_producer_produce_batch(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PyObject *a[9];
     if (nargs > BATCH_POSITIONAL) {
-        PyErr_Format(PyExc_TypeError, "produce_batch() takes at most %d positional arguments (%zd given)",
-                     BATCH_POSITIONAL, nargs);
+        PyErr_Format(PyExc_TypeError, "function takes at most %d arguments (%zd given)", BATCH_POSITIONAL,
+                     nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0));
         return NULL;
     }
-    if (cfl_parse_args(self->st, "produce_batch", args, nargs, kwnames, batch_params, 9, 1, a) < 0 ||
-        cfl_handle_check(self) < 0)
+    if (cfl_parse_args(self->st, "produce_batch", args, nargs, kwnames, batch_params, 9, 0, a) < 0)
+        return NULL;
+    if (a[0] == NULL || (a[1] == NULL && a[8] == NULL)) {
+        PyErr_Format(PyExc_TypeError, "function missing required argument '%s' (pos %d)",
+                     a[0] == NULL ? "topic" : "messages", a[0] == NULL ? 1 : 2);
+        return NULL;
+    }
+    if (cfl_handle_check(self) < 0)
         return NULL;
     PyObject *topic = a[0], *messages = a[1] != NULL ? a[1] : a[8];
-    if ((a[1] == NULL) == (a[8] == NULL)) {
-        PyErr_SetString(PyExc_TypeError, "produce_batch() takes messages (or values), exactly one of them");
-        return NULL;
-    }
-    if (messages == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "produce_batch() needs messages: a list of dicts, a sequence of values "
-                                         "or an Arrow array, not None");
+    if (a[1] != NULL && a[8] != NULL) {
+        PyErr_SetString(PyExc_TypeError, "produce_batch() takes messages (or values), not both");
         return NULL;
     }
     if (!PyUnicode_Check(topic)) {
-        PyErr_Format(PyExc_TypeError, "topic must be str, not %.100s", Py_TYPE(topic)->tp_name);
+        PyErr_Format(PyExc_TypeError, "argument 1 must be str, not %.50s",
+                     topic == Py_None ? "None" : Py_TYPE(topic)->tp_name);
         return NULL;
     }
-    int have_od = a[3] != NULL && a[3] != Py_None, have_cb = a[4] != NULL && a[4] != Py_None;
-    if (have_od && have_cb) {
-        PyErr_SetString(PyExc_TypeError, "produce_batch() takes on_delivery or callback, not both");
+    if (messages == Py_None) {
+        PyErr_SetString(PyExc_TypeError, a[1] != NULL ? "messages must be a list"
+                                                       : "values must be a sequence or an Arrow array, not None");
         return NULL;
     }
-    PyObject *callback = have_od ? a[3] : have_cb ? a[4] : NULL;
+    /* As upstream, callback wins when both are given. */
+    PyObject *callback = a[3] != NULL && a[3] != Py_None ? a[3] : a[4] != NULL && a[4] != Py_None ? a[4] : NULL;
     if (callback != NULL && !PyCallable_Check(callback)) {
         PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(callback)->tp_name);
         return NULL;
@@ -419,6 +614,10 @@ PyObject *cfl_producer_produce_batch(Handle *self, PyObject *const *args, Py_ssi
             return NULL;
         }
         return produce_dicts(self, topic, messages, a[2], callback);
+    }
+    if (PyTuple_Check(messages) && PyTuple_GET_SIZE(messages) > 0 && PyDict_Check(PyTuple_GET_ITEM(messages, 0))) {
+        PyErr_SetString(PyExc_TypeError, "messages must be a list");
+        return NULL;
     }
     return produce_columns(self, topic, messages, a[2], callback, a[5], a[6], a[7]);
 }

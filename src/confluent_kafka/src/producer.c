@@ -476,7 +476,7 @@ static PyMethodDef Producer_methods[] = {
     {"produce", (PyCFunction)(void (*)(void))Producer_produce, METH_FASTCALL | METH_KEYWORDS,
      "produce($self, /, topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, headers=None)\n--\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."},
     {"produce_batch", (PyCFunction)(void (*)(void))cfl_producer_produce_batch, METH_FASTCALL | METH_KEYWORDS,
-     "produce_batch($self, /, topic, messages=None, partition=-1, on_delivery=None, callback=None, *, keys=None, headers=None, timestamps=None, values=None)\n--\n\nReturns int.\n\n"
+     "produce_batch($self, /, topic, messages=None, partition=-1, callback=None, on_delivery=None, *, keys=None, headers=None, timestamps=None, values=None)\n--\n\nReturns int.\n\n"
      "Enqueue many messages for one topic; returns how many were enqueued.\n\n"
      "messages is either a list of dicts (value, key, partition, headers, timestamp, callback), where each one that cannot be enqueued gets an '_error' KafkaError; "
      "or the values: a sequence of bytes/str/None or an Arrow binary/string array (any object with __arrow_c_array__), with keys, headers and timestamps (ms) "

@@ -3,8 +3,8 @@
 
 #include "error.h"
 
-static TopicPartitionObject *tp_alloc(PyTypeObject *type, PyObject *topic, int32_t partition,
-                                      int64_t offset, PyObject *metadata, int32_t leader_epoch) {
+static TopicPartitionObject *tp_alloc(PyTypeObject *type, PyObject *topic, int partition, long long offset,
+                                      PyObject *metadata, int leader_epoch) {
     TopicPartitionObject *self = (TopicPartitionObject *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
@@ -17,38 +17,52 @@ static TopicPartitionObject *tp_alloc(PyTypeObject *type, PyObject *topic, int32
 }
 
 static PyObject *TopicPartition_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    /* Every field zero (no topic) until __init__ runs; the arguments are __init__'s. */
+    return type->tp_alloc(type, 0);
+}
+
+/* metadata: a str without NUL characters, or None (this package also takes None, which the
+ * signature documents; upstream's parser refuses it). */
+static int metadata_arg(PyObject *obj, PyObject **out) {
+    *out = NULL;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "argument 4 must be str, not %.50s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *s;
+    if (!PyArg_Parse(obj, "s", &s))
+        return -1;
+    *out = PyUnicode_FromString(s);
+    return *out == NULL ? -1 : 0;
+}
+
+static int TopicPartition_init(TopicPartitionObject *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"topic", "partition", "offset", "metadata", "leader_epoch", NULL};
-    PyObject *topic, *metadata = Py_None, *epoch_obj = Py_None;
-    int partition = RD_KAFKA_PARTITION_UA;
+    const char *topic;
+    PyObject *metadata_obj = NULL, *epoch_obj = NULL;
+    int partition = RD_KAFKA_PARTITION_UA, epoch = -1;
     long long offset = RD_KAFKA_OFFSET_INVALID;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "U|iLOO:TopicPartition", kwlist, &topic, &partition,
-                                     &offset, &metadata, &epoch_obj))
-        return NULL;
-    if (metadata != Py_None && !PyUnicode_Check(metadata)) {
-        PyErr_Format(PyExc_TypeError, "metadata must be str or None, not %.100s", Py_TYPE(metadata)->tp_name);
-        return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|iLOO", kwlist, &topic, &partition, &offset, &metadata_obj,
+                                     &epoch_obj))
+        return -1;
+    if (epoch_obj != NULL && epoch_obj != Py_None && !PyArg_Parse(epoch_obj, "i", &epoch))
+        return -1;
+    PyObject *metadata, *topic_str;
+    if (metadata_arg(metadata_obj, &metadata) < 0)
+        return -1;
+    if ((topic_str = PyUnicode_FromString(topic)) == NULL) {
+        Py_XDECREF(metadata);
+        return -1;
     }
-    if (partition < RD_KAFKA_PARTITION_UA) {
-        PyErr_Format(PyExc_ValueError, "partition must be >= -1, got %d", partition);
-        return NULL;
-    }
-    long epoch = -1;
-    if (epoch_obj != Py_None) {
-        if (!PyLong_Check(epoch_obj)) {
-            PyErr_Format(PyExc_TypeError, "leader_epoch must be an int or None, not %.100s",
-                         Py_TYPE(epoch_obj)->tp_name);
-            return NULL;
-        }
-        epoch = PyLong_AsLong(epoch_obj);
-        if (epoch == -1 && PyErr_Occurred())
-            return NULL;
-        if (epoch < -1 || epoch > INT32_MAX) {
-            PyErr_Format(PyExc_ValueError, "leader_epoch %ld is out of range", epoch);
-            return NULL;
-        }
-    }
-    return (PyObject *)tp_alloc(type, topic, partition, offset, metadata == Py_None ? NULL : metadata,
-                                (int32_t)epoch);
+    Py_XSETREF(self->topic, topic_str);
+    Py_XSETREF(self->metadata, metadata);
+    Py_CLEAR(self->error);
+    self->partition = partition;
+    self->offset = offset;
+    self->leader_epoch = epoch < 0 ? -1 : epoch;
+    return 0;
 }
 
 static int TopicPartition_traverse(TopicPartitionObject *self, visitproc visit, void *arg) {
@@ -74,31 +88,42 @@ static void TopicPartition_dealloc(TopicPartitionObject *self) {
     Py_DECREF(tp);
 }
 
+static PyObject *empty_str(void) { return PyUnicode_FromStringAndSize(NULL, 0); }
+
 static PyObject *TopicPartition_repr(TopicPartitionObject *self) {
     PyObject *epoch = self->leader_epoch >= 0 ? PyLong_FromLong(self->leader_epoch) : Py_NewRef(Py_None);
     if (epoch == NULL)
         return NULL;
-    PyObject *r = PyUnicode_FromFormat("TopicPartition{topic=%U,partition=%d,offset=%lld,leader_epoch=%S,error=%R}",
-                                       self->topic, (int)self->partition, (long long)self->offset, epoch,
+    PyObject *r = PyUnicode_FromFormat("TopicPartition{topic=%S,partition=%d,offset=%lld,leader_epoch=%S,error=%R}",
+                                       self->topic ? self->topic : Py_None, self->partition, self->offset, epoch,
                                        self->error ? self->error : Py_None);
     Py_DECREF(epoch);
     return r;
 }
 
+/* hash(topic) ^ partition, as upstream: equal (topic, partition) pairs hash alike. */
 static Py_hash_t TopicPartition_hash(TopicPartitionObject *self) {
-    PyObject *key = Py_BuildValue("(Oi)", self->topic, (int)self->partition);
-    if (key == NULL)
+    Py_hash_t h = 0;
+    if (self->topic != NULL && (h = PyObject_Hash(self->topic)) == -1)
         return -1;
-    Py_hash_t h = PyObject_Hash(key);
-    Py_DECREF(key);
-    return h;
+    h ^= (Py_hash_t)self->partition;
+    return h == -1 ? -2 : h;
 }
 
+/* Equality and order by (topic, partition); the offset and the rest are not compared. Against
+ * another type: NotImplemented (upstream raises NotImplementedError). */
 static PyObject *TopicPartition_richcompare(TopicPartitionObject *self, PyObject *other, int op) {
-    if (Py_TYPE(other)->tp_richcompare != Py_TYPE(self)->tp_richcompare)
+    cfl_state *st = cfl_state_of((PyObject *)self);
+    if (st == NULL)
+        return NULL;
+    if (!PyObject_TypeCheck(other, st->TopicPartitionType))
         Py_RETURN_NOTIMPLEMENTED;
     TopicPartitionObject *o = (TopicPartitionObject *)other;
-    int r = PyUnicode_Compare(self->topic, o->topic);
+    PyObject *a = self->topic ? Py_NewRef(self->topic) : empty_str();
+    PyObject *b = o->topic ? Py_NewRef(o->topic) : empty_str();
+    int r = a && b ? PyUnicode_Compare(a, b) : -1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
     if (r == -1 && PyErr_Occurred())
         return NULL;
     if (r == 0)
@@ -106,32 +131,59 @@ static PyObject *TopicPartition_richcompare(TopicPartitionObject *self, PyObject
     Py_RETURN_RICHCOMPARE(r, 0, op);
 }
 
+/* Pickles as a plain TopicPartition(topic, partition, offset[, metadata[, leader_epoch]]) call,
+ * which upstream's class (that cannot pickle its own objects) also loads; a leader epoch without
+ * metadata goes by keyword, through functools.partial. A per-partition error travels as the
+ * state, for __setstate__. */
 static PyObject *TopicPartition_reduce(TopicPartitionObject *self, PyObject *unused) {
-    return Py_BuildValue("(O(OiLON)O)", Py_TYPE(self), self->topic, (int)self->partition,
-                         (long long)self->offset, self->metadata ? self->metadata : Py_None,
-                         self->leader_epoch >= 0 ? PyLong_FromLong(self->leader_epoch) : Py_NewRef(Py_None),
-                         self->error ? self->error : Py_None);
+    cfl_state *st = cfl_state_of((PyObject *)self);
+    if (st == NULL)
+        return NULL;
+    if (self->topic == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cannot pickle a TopicPartition whose __init__ did not run");
+        return NULL;
+    }
+    PyObject *cls = Py_NewRef((PyObject *)st->TopicPartitionType), *args;
+    if (self->metadata != NULL && self->leader_epoch >= 0)
+        args = Py_BuildValue("(OiLOi)", self->topic, self->partition, self->offset, self->metadata,
+                             self->leader_epoch);
+    else if (self->metadata != NULL)
+        args = Py_BuildValue("(OiLO)", self->topic, self->partition, self->offset, self->metadata);
+    else
+        args = Py_BuildValue("(OiL)", self->topic, self->partition, self->offset);
+    if (args != NULL && self->metadata == NULL && self->leader_epoch >= 0) {
+        PyObject *functools = PyImport_ImportModule("functools");
+        PyObject *partial = functools ? PyObject_GetAttrString(functools, "partial") : NULL;
+        PyObject *kw = partial ? Py_BuildValue("{si}", "leader_epoch", self->leader_epoch) : NULL;
+        PyObject *pos = kw ? PyTuple_Pack(1, cls) : NULL;
+        Py_SETREF(cls, pos ? PyObject_Call(partial, pos, kw) : NULL);
+        Py_XDECREF(pos);
+        Py_XDECREF(kw);
+        Py_XDECREF(partial);
+        Py_XDECREF(functools);
+    }
+    if (cls == NULL || args == NULL) {
+        Py_XDECREF(cls);
+        Py_XDECREF(args);
+        return NULL;
+    }
+    if (self->error != NULL)
+        return Py_BuildValue("(NNO)", cls, args, self->error);
+    return Py_BuildValue("(NN)", cls, args);
 }
 
+/* The state of this package's pickles: the per-partition error (a KafkaError) or None. */
 static PyObject *TopicPartition_setstate(TopicPartitionObject *self, PyObject *error) {
     cfl_state *st = cfl_state_of((PyObject *)self);
     if (st == NULL)
         return NULL;
     if (error != Py_None && !PyObject_TypeCheck(error, st->KafkaErrorType)) {
-        PyErr_SetString(PyExc_TypeError, "TopicPartition state must be a KafkaError or None");
+        PyErr_Format(PyExc_TypeError, "TopicPartition state must be a KafkaError or None, not %.100s",
+                     Py_TYPE(error)->tp_name);
         return NULL;
     }
     Py_XSETREF(self->error, error == Py_None ? NULL : Py_NewRef(error));
     Py_RETURN_NONE;
-}
-
-/* Attribute access with type checks (topic is read-only: it is part of the hash). */
-static PyObject *tp_get_topic(TopicPartitionObject *self, void *c) { return Py_NewRef(self->topic); }
-static PyObject *tp_get_partition(TopicPartitionObject *self, void *c) { return PyLong_FromLong(self->partition); }
-static PyObject *tp_get_offset(TopicPartitionObject *self, void *c) { return PyLong_FromLongLong(self->offset); }
-
-static PyObject *tp_get_metadata(TopicPartitionObject *self, void *c) {
-    return Py_NewRef(self->metadata ? self->metadata : Py_None);
 }
 
 static PyObject *tp_get_leader_epoch(TopicPartitionObject *self, void *c) {
@@ -140,88 +192,25 @@ static PyObject *tp_get_leader_epoch(TopicPartitionObject *self, void *c) {
     return PyLong_FromLong(self->leader_epoch);
 }
 
-static PyObject *tp_get_error(TopicPartitionObject *self, void *c) {
-    return Py_NewRef(self->error ? self->error : Py_None);
-}
-
-static int no_delete(PyObject *v, const char *name) {
-    if (v == NULL) {
-        PyErr_Format(PyExc_AttributeError, "cannot delete TopicPartition.%s", name);
-        return -1;
-    }
-    return 0;
-}
-
-static int int_attr(PyObject *v, const char *name, long long lo, long long hi, long long *out) {
-    if (no_delete(v, name) < 0)
-        return -1;
-    if (!PyLong_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "TopicPartition.%s must be an int, not %.100s", name, Py_TYPE(v)->tp_name);
-        return -1;
-    }
-    long long x = PyLong_AsLongLong(v);
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (x < lo || x > hi) {
-        PyErr_Format(PyExc_ValueError, "TopicPartition.%s %lld is out of range", name, x);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
-static int tp_set_partition(TopicPartitionObject *self, PyObject *v, void *c) {
-    long long x;
-    if (int_attr(v, "partition", -1, INT32_MAX, &x) < 0)
-        return -1;
-    self->partition = (int32_t)x;
-    return 0;
-}
-
-static int tp_set_offset(TopicPartitionObject *self, PyObject *v, void *c) {
-    long long x;
-    if (int_attr(v, "offset", INT64_MIN, INT64_MAX, &x) < 0)
-        return -1;
-    self->offset = x;
-    return 0;
-}
-
 static int tp_set_leader_epoch(TopicPartitionObject *self, PyObject *v, void *c) {
-    long long x = -1;
-    if (v != Py_None && int_attr(v, "leader_epoch", -1, INT32_MAX, &x) < 0)
-        return -1;
-    self->leader_epoch = (int32_t)x;
-    return 0;
+    PyErr_SetString(PyExc_AttributeError, "attribute 'leader_epoch' of 'cimpl.TopicPartition' objects is not writable");
+    return -1;
 }
 
-static int tp_set_metadata(TopicPartitionObject *self, PyObject *v, void *c) {
-    if (no_delete(v, "metadata") < 0)
-        return -1;
-    if (v != Py_None && !PyUnicode_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "TopicPartition.metadata must be str or None, not %.100s", Py_TYPE(v)->tp_name);
-        return -1;
-    }
-    Py_XSETREF(self->metadata, v == Py_None ? NULL : Py_NewRef(v));
-    return 0;
-}
-
-static int tp_set_error(TopicPartitionObject *self, PyObject *v, void *c) {
-    if (no_delete(v, "error") < 0)
-        return -1;
-    PyObject *r = TopicPartition_setstate(self, v);
-    Py_XDECREF(r);
-    return r == NULL ? -1 : 0;
-}
+/* partition and offset are plain writable ints; topic, metadata and error are read-only. */
+static PyMemberDef TopicPartition_members[] = {
+    {"topic", T_OBJECT, offsetof(TopicPartitionObject, topic), READONLY, "Topic name (str)."},
+    {"partition", T_INT, offsetof(TopicPartitionObject, partition), 0, "Partition number (-1: unset)."},
+    {"offset", T_LONGLONG, offsetof(TopicPartitionObject, offset), 0,
+     "Offset, or one of the OFFSET_* logical offsets."},
+    {"metadata", T_OBJECT, offsetof(TopicPartitionObject, metadata), READONLY, "Commit metadata (str or None)."},
+    {"error", T_OBJECT, offsetof(TopicPartitionObject, error), READONLY, "A per-partition KafkaError, or None."},
+    {NULL},
+};
 
 static PyGetSetDef TopicPartition_getset[] = {
-    {"topic", (getter)tp_get_topic, NULL, "Topic name (str).", NULL},
-    {"partition", (getter)tp_get_partition, (setter)tp_set_partition, "Partition number (-1: unset).", NULL},
-    {"offset", (getter)tp_get_offset, (setter)tp_set_offset,
-     "Offset, or one of the OFFSET_* logical offsets.", NULL},
-    {"metadata", (getter)tp_get_metadata, (setter)tp_set_metadata, "Commit metadata (str or None).", NULL},
-    {"leader_epoch", (getter)tp_get_leader_epoch, (setter)tp_set_leader_epoch,
-     "Offset leader epoch, or None.", NULL},
-    {"error", (getter)tp_get_error, (setter)tp_set_error, "A per-partition KafkaError, or None.", NULL},
+    {"leader_epoch", (getter)tp_get_leader_epoch, (setter)tp_set_leader_epoch, "Offset leader epoch, or None.",
+     NULL},
     {NULL},
 };
 
@@ -235,12 +224,14 @@ static PyType_Slot TopicPartition_slots[] = {
     {Py_tp_doc, "TopicPartition(topic, partition=-1, offset=OFFSET_INVALID, metadata=None, leader_epoch=None)\n\n"
                 "A topic partition, with an offset where one applies."},
     {Py_tp_new, TopicPartition_new},
+    {Py_tp_init, TopicPartition_init},
     {Py_tp_dealloc, TopicPartition_dealloc},
     {Py_tp_traverse, TopicPartition_traverse},
     {Py_tp_clear, TopicPartition_clear},
     {Py_tp_repr, TopicPartition_repr},
     {Py_tp_hash, TopicPartition_hash},
     {Py_tp_richcompare, TopicPartition_richcompare},
+    {Py_tp_members, TopicPartition_members},
     {Py_tp_getset, TopicPartition_getset},
     {Py_tp_methods, TopicPartition_methods},
     {0, NULL},
@@ -289,22 +280,21 @@ PyObject *cfl_tp_list_from_c(cfl_state *st, const rd_kafka_topic_partition_list_
 }
 
 rd_kafka_topic_partition_list_t *cfl_tp_list_to_c(cfl_state *st, PyObject *seq, const char *what) {
+    (void)what;
     if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a list of TopicPartition, not %.100s", what,
-                     Py_TYPE(seq)->tp_name);
+        PyErr_SetString(PyExc_TypeError, "requires list of TopicPartition");
         return NULL;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     rd_kafka_topic_partition_list_t *c_parts = rd_kafka_topic_partition_list_new((int)(n > 0 ? n : 1));
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyObject_TypeCheck(item, st->TopicPartitionType)) {
-            PyErr_Format(PyExc_TypeError, "%s[%zd] must be a TopicPartition, not %.100s", what, i,
-                         Py_TYPE(item)->tp_name);
+        TopicPartitionObject *tp = (TopicPartitionObject *)item;
+        if (!PyObject_TypeCheck(item, st->TopicPartitionType) || tp->topic == NULL) {
+            PyErr_SetString(PyExc_TypeError, "expected cimpl.TopicPartition");
             rd_kafka_topic_partition_list_destroy(c_parts);
             return NULL;
         }
-        TopicPartitionObject *tp = (TopicPartitionObject *)item;
         const char *topic = PyUnicode_AsUTF8(tp->topic);
         if (topic == NULL) {
             rd_kafka_topic_partition_list_destroy(c_parts);
