@@ -10,8 +10,11 @@
   overrides merged in: ``consumer_conf({"enable.auto.commit": False})``.
 * ``mock_cluster``: a 3-broker librdkafka mock cluster, closed after the test.
 
-Tests under tests/integration are marked ``integration``, tests under tests/mock ``mock``,
-tests under tests/spark ``spark``.
+* ``registry_url`` (session): a Karapace Schema Registry on ``kafka_bootstrap``
+  (tests/registry_support.py).
+
+Tests under tests/integration and tests/programs are marked ``integration``, tests under
+tests/mock ``mock``, tests under tests/spark ``spark``.
 """
 from __future__ import annotations
 
@@ -26,8 +29,11 @@ TESTS_DIR = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS_DIR.parent / "scripts"))
 
 from tansu_broker import TansuBroker  # noqa: E402
+# registry_url (Karapace), here so that tests/registry and tests/programs share one per session.
+from registry_support import registry_url  # noqa: E402,F401
 
-TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark"}
+# tests/programs runs programs written for upstream (quixstreams) against the tansu broker.
+TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration"}
 
 
 def pytest_collection_modifyitems(config, items):
