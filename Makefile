@@ -19,6 +19,11 @@ BENCH_VENV := .bench-venv
 # The upstream wheel for the differential tier (tests/compat): same import name, own virtualenv.
 COMPAT_VENV := .compat-venv
 COMPAT_STAMP := $(COMPAT_VENV)/.deps-stamp
+# Programs written for upstream (quixstreams) that tests/programs runs on both sides, each in a
+# directory of its own next to the virtualenv's packages (tests/programs adds it to PYTHONPATH).
+PROGRAMS_STAMP := $(VENV)/programs/.programs-stamp
+COMPAT_PROGRAMS_STAMP := $(COMPAT_VENV)/programs/.programs-stamp
+PROGRAMS_INPUTS := scripts/install-programs.sh tests/programs/requirements.txt tests/programs/quixstreams.txt
 UPSTREAM_VERSION := 2.16.1
 PYTEST_ARGS ?=
 TEST_TIMEOUT ?= 1500
@@ -33,7 +38,7 @@ PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.1
 SPARK_PEERS := pyspark==4.3.0 'pandas>=2.2,<3' 'pyarrow>=15'
 SPARK_BENCH_STAMP := $(BENCH_VENV)/.spark-stamp
 
-.PHONY: all deps build compat-venv demo test docs sanitize bench bench-quick bench-native bench-spark soak wheel matrix clean
+.PHONY: all deps build compat-venv programs demo test docs sanitize bench bench-quick bench-native bench-spark soak wheel matrix clean
 
 all: build
 
@@ -58,7 +63,7 @@ demo: build
 
 # The whole suite is bounded: a hang is interrupted (SIGINT, so fixtures still stop the broker)
 # after TEST_TIMEOUT seconds, and tracebacks of any test running over 5 minutes are dumped.
-test: build $(COMPAT_STAMP)
+test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP)
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
 
@@ -70,6 +75,15 @@ $(COMPAT_STAMP): Makefile
 	@$(COMPAT_VENV)/bin/python -m pip install -q --disable-pip-version-check \
 	    'confluent-kafka[avro,json,protobuf,schemaregistry,rules]==$(UPSTREAM_VERSION)' \
 	    && touch $@ || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2
+
+# quixstreams and its pinned dependencies for both interpreters, with --no-deps for quixstreams
+# itself (it pins confluent-kafka<2.13). When they cannot be installed, the stamps are not made
+# and tests/programs skips, saying so.
+programs: $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP)
+$(PROGRAMS_STAMP): $(DEPS_STAMP) $(PROGRAMS_INPUTS)
+	@scripts/install-programs.sh $(PY) $(VENV)/programs
+$(COMPAT_PROGRAMS_STAMP): $(COMPAT_STAMP) $(PROGRAMS_INPUTS)
+	@scripts/install-programs.sh $(COMPAT_VENV)/bin/python $(COMPAT_VENV)/programs
 
 # The same build the tests run: any Sphinx warning is an error.
 docs: build

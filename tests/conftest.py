@@ -9,11 +9,11 @@
   ``session.timeout.ms`` to complete a join). It is a dict; calling it returns a copy with
   overrides merged in: ``consumer_conf({"enable.auto.commit": False})``.
 * ``mock_cluster``: a 3-broker librdkafka mock cluster, closed after the test.
-* ``registry_url`` (session): a Karapace Schema Registry on the session's broker (tests/registry
-  and tests/spark use it).
+* ``registry_url`` (session): a Karapace Schema Registry on ``kafka_bootstrap``
+  (tests/registry_support.py; tests/registry, tests/spark and tests/programs share it).
 
-Tests under tests/integration are marked ``integration``, tests under tests/mock ``mock``,
-tests under tests/spark ``spark``.
+Tests under tests/integration and tests/programs are marked ``integration``, tests under
+tests/mock ``mock``, tests under tests/spark ``spark``.
 """
 from __future__ import annotations
 
@@ -28,8 +28,11 @@ TESTS_DIR = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS_DIR.parent / "scripts"))
 
 from tansu_broker import TansuBroker  # noqa: E402
+# registry_url (Karapace), here so that tests/registry and tests/programs share one per session.
+from registry_support import registry_url  # noqa: E402,F401
 
-TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark"}
+# tests/programs runs programs written for upstream (quixstreams) against the tansu broker.
+TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -92,44 +95,6 @@ def mock_cluster():
         yield cluster
     finally:
         cluster.close()
-
-
-# -- Schema Registry (Karapace) ---------------------------------------------------------------------
-
-ROOT = TESTS_DIR.parent
-# KARAPACE_HOME points elsewhere (e.g. from a git worktree, whose parent has no shared/).
-KARAPACE = pathlib.Path(os.environ.get("KARAPACE_HOME") or ROOT.parent / "shared" / "vendor" / "karapace")
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="session")
-def registry_url(kafka_bootstrap, tmp_path_factory):
-    """The URL of a Karapace Schema Registry running on the session's tansu broker (skips when
-    Karapace's source is not at ``../shared/vendor/karapace`` or ``KARAPACE_HOME``)."""
-    import subprocess
-
-    start = KARAPACE / "start.sh"
-    if not start.exists():
-        pytest.skip(f"Karapace is not at {KARAPACE} (../shared/vendor/karapace): the registry tier needs it")
-    pytest.importorskip("fastavro", reason="the avro extra is not installed")
-    port = _free_port()
-    run_dir = tmp_path_factory.mktemp("karapace")
-    tag = uuid.uuid4().hex[:8]
-    env = dict(os.environ, KARAPACE_RUN=str(run_dir), KARAPACE_TOPIC_NAME=f"_schemas-{tag}",
-               KARAPACE_GROUP_ID=f"schema-registry-{tag}", KARAPACE_READY_TIMEOUT="180")
-    started = subprocess.run(["bash", str(start), kafka_bootstrap, str(port)], env=env, capture_output=True,
-                             text=True, timeout=600)
-    if started.returncode != 0:
-        log = run_dir / f"karapace-{port}.log"
-        tail = log.read_text()[-3000:] if log.exists() else ""
-        subprocess.run(["bash", str(start), "stop", str(port)], env=env, capture_output=True, timeout=60)
         pytest.fail(f"Karapace did not start:\n{started.stderr[-3000:]}\n{tail}")
     try:
         yield started.stdout.strip().splitlines()[-1]

@@ -442,6 +442,22 @@ def test_assign_incremental_and_pause_state(make_consumer: Callable[..., Consume
     assert c.paused() == [], "re-assigned partitions start unpaused"
 
 
+def test_pause_and_resume_skip_partitions_the_consumer_does_not_have(
+        make_consumer: Callable[..., Consumer]) -> None:
+    # As upstream: librdkafka flags such a partition _UNKNOWN_PARTITION in the list and the call
+    # succeeds for the others (quixstreams pauses lists that can hold a just-revoked partition).
+    c = make_consumer()
+    c.assign([TopicPartition("t", 0), TopicPartition("t", 1)])
+    assert c.pause([TopicPartition("never-seen", 0), TopicPartition("t", 0), TopicPartition("t", 9)]) is None
+    assert [(tp.topic, tp.partition) for tp in c.paused()] == [("t", 0)]
+    assert c.pause([TopicPartition("never-seen", 1)]) is None
+    assert [(tp.topic, tp.partition) for tp in c.paused()] == [("t", 0)]
+    assert c.resume([TopicPartition("t", 0), TopicPartition("never-seen", 0)]) is None
+    assert c.paused() == []
+    with pytest.raises(TypeError):
+        c.pause([("t", 0)])  # arguments are still checked
+
+
 def test_position_reflects_assigned_offsets_only_after_fetch(make_consumer: Callable[..., Consumer]) -> None:
     c = make_consumer()
     c.assign([TopicPartition("t", 0, 42)])

@@ -659,7 +659,9 @@ static PyObject *Consumer_seek(Handle *self, PyObject *partition) {
     return raise_if(self, err);
 }
 
-/* pause()/resume(): librdkafka's call, then the same change to the paused set. */
+/* pause()/resume(): librdkafka's call, then the same change to the paused set. A partition this
+ * client does not know (librdkafka marks it _UNKNOWN_PARTITION in the list) is skipped, as upstream
+ * does: pausing a list that holds a just-revoked partition must not fail for the others. */
 static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
     if (check(self) < 0)
         return NULL;
@@ -667,13 +669,13 @@ static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
     if (c == NULL)
         return NULL;
     rd_kafka_resp_err_t err = pause ? rd_kafka_pause_partitions(self->rk, c) : rd_kafka_resume_partitions(self->rk, c);
-    for (int i = 0; !err && i < c->cnt; i++)
-        err = c->elems[i].err;
     if (!err && pause && self->paused == NULL && (self->paused = PySet_New(NULL)) == NULL) {
         rd_kafka_topic_partition_list_destroy(c);
         return NULL;
     }
     for (int i = 0; !err && i < c->cnt; i++) {
+        if (c->elems[i].err)
+            continue;
         PyObject *k = Py_BuildValue("(si)", c->elems[i].topic, (int)c->elems[i].partition);
         int rc = k == NULL ? -1 : pause ? PySet_Add(self->paused, k) : self->paused ? PySet_Discard(self->paused, k) : 0;
         Py_XDECREF(k);
