@@ -12,6 +12,7 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    overload,
 )
 
 from typing_extensions import Buffer, Final, Self, TypeAlias
@@ -58,7 +59,8 @@ class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
 
     Compares equal to another KafkaError with the same code and to the plain
-    integer code; hashes like the code.
+    integer code; hashes like the code. ``str()`` and ``repr()`` read
+    ``KafkaError{code=_TIMED_OUT,val=-185,str="Local: Timed out"}``.
     """
 
     _BEGIN: ClassVar[int]
@@ -233,12 +235,41 @@ class KafkaError:
     UNKNOWN_SUBSCRIPTION_ID: ClassVar[int]
     TELEMETRY_TOO_LARGE: ClassVar[int]
     REBOOTSTRAP_REQUIRED: ClassVar[int]
+    INCONSISTENT_TOPIC_ID: ClassVar[int]
+    MISMATCHED_ENDPOINT_TYPE: ClassVar[int]
+    UNSUPPORTED_ENDPOINT_TYPE: ClassVar[int]
+    UNKNOWN_CONTROLLER_ID: ClassVar[int]
+    INVALID_REGISTRATION: ClassVar[int]
+    TRANSACTION_ABORTABLE: ClassVar[int]
+    INVALID_RECORD_STATE: ClassVar[int]
+    SHARE_SESSION_NOT_FOUND: ClassVar[int]
+    INVALID_SHARE_SESSION_EPOCH: ClassVar[int]
+    FENCED_STATE_EPOCH: ClassVar[int]
+    INVALID_VOTER_KEY: ClassVar[int]
+    DUPLICATE_VOTER: ClassVar[int]
+    VOTER_NOT_FOUND: ClassVar[int]
+    INVALID_REGULAR_EXPRESSION: ClassVar[int]
+    STREAMS_INVALID_TOPOLOGY: ClassVar[int]
+    STREAMS_INVALID_TOPOLOGY_EPOCH: ClassVar[int]
+    STREAMS_TOPOLOGY_FENCED: ClassVar[int]
+    SHARE_SESSION_LIMIT_REACHED: ClassVar[int]
     GROUP_LOAD_IN_PROGRESS: ClassVar[int]
     GROUP_COORDINATOR_NOT_AVAILABLE: ClassVar[int]
     NOT_COORDINATOR_FOR_GROUP: ClassVar[int]
 
+    @overload
     def __init__(
         self,
+        error: int,
+        reason: Optional[builtins.str] = None,
+        fatal: bool = False,
+        retriable: bool = False,
+        txn_requires_abort: bool = False,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        *,
         code: int,
         reason: Optional[builtins.str] = None,
         fatal: bool = False,
@@ -250,13 +281,15 @@ class KafkaError:
     def name(self) -> builtins.str:
         """The symbolic name of the code, e.g. ``"_MSG_TIMED_OUT"``."""
     def str(self) -> builtins.str:
-        """A human-readable description of the error."""
+        """The reason given, or the description of the code."""
     def fatal(self) -> bool:
         """True when the error is fatal and the client must be recreated."""
     def retriable(self) -> bool:
         """True when retrying the failed operation may succeed."""
     def txn_requires_abort(self) -> bool:
         """True when the current transaction must be aborted before continuing."""
+    def __str__(self) -> builtins.str:
+        """``KafkaError{code=NAME,val=N,str="text"}`` (``FATAL,`` first for a fatal error)."""
     def __eq__(self, other: object) -> bool: ...
     def __ne__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...

@@ -9,7 +9,8 @@ deserialization forms) from :meth:`DeserializingConsumer.poll`.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Type
+import copyreg
+from typing import Any, Callable, Optional, Tuple
 
 from .cimpl import KafkaError, KafkaException, Message
 from .serialization import SerializationError
@@ -27,6 +28,10 @@ __all__ = [
 ]
 
 
+# copyreg.__newobj__(cls, *args) is cls.__new__(cls, *args); typeshed does not list it.
+_NEWOBJ: Callable[..., Any] = getattr(copyreg, "__newobj__")
+
+
 class _KafkaClientError(KafkaException):
     """A KafkaException raised by a serializing client, with the exception that caused it."""
 
@@ -39,8 +44,10 @@ class _KafkaClientError(KafkaException):
         self.kafka_message = kafka_message
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        # The subclasses' __init__ signatures differ from args; rebuild from the parts instead.
-        return (_restore, (type(self), self.args[0], self.exception, self.kafka_message))
+        # Rebuilt without calling __init__ (the subclasses' signatures differ from args): the
+        # exception's args as they are, then its attributes. copyreg.__newobj__ calls
+        # cls.__new__(cls, *args), which any Python can unpickle.
+        return (_NEWOBJ, (type(self), *self.args), dict(self.__dict__))
 
     @property
     def code(self) -> int:
@@ -55,15 +62,9 @@ class _KafkaClientError(KafkaException):
         return err.name()
 
 
-def _restore(cls: Type[_KafkaClientError], kafka_error: KafkaError, exception: Optional[BaseException],
-             kafka_message: Optional[Message]) -> _KafkaClientError:
-    err = cls.__new__(cls)
-    _KafkaClientError.__init__(err, kafka_error, exception, kafka_message)
-    return err
-
-
 def _error_for(code: int, exception: Optional[BaseException]) -> KafkaError:
-    return KafkaError(code, str(exception) if exception is not None else None)
+    # The text is str(exception) even for None ("None"), as in confluent-kafka 2.x.
+    return KafkaError(code, str(exception))
 
 
 class ConsumeError(_KafkaClientError):
