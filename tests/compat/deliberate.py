@@ -17,4 +17,7 @@ DIFFERENCES: dict[str, str] = {
     "errors::scenario_kafka_exception_pickle":
         "KafkaException pickles (it lives in confluent_kafka.cimpl); upstream's class claims a module named "
         "`cimpl` that cannot be imported, so pickling it fails.",
+    "clients::scenario_timeout_none":
+        "timeout=None means wait without limit (as in kafka-python and the asyncio layer); upstream raises "
+        "TypeError('must be real number, not NoneType'). Code that works upstream never passes None.",
 }

@@ -108,7 +108,7 @@ def admin():
 
 def test_every_async_call_is_listed():
     public = {n for n in dir(AdminClient) if not n.startswith("_")}
-    sync = {"list_topics", "list_groups", "poll", "close", "set_sasl_credentials"}
+    sync = {"list_topics", "list_groups", "poll", "close", "set_sasl_credentials", "cluster_id"}
     assert public - sync == set(CALLS)
 
 

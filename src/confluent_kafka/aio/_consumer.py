@@ -29,7 +29,7 @@ class AIOConsumer:
     """
 
     def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
-        self._c = Consumer(conf, **kwargs)
+        self._c = Consumer({} if conf is None else conf, **kwargs)
         self._wake = Wakeup(self._c._io_event_fd(), self._collect)
         self._results: Dict[int, "asyncio.Future[Any]"] = {}
         self._tokens = itertools.count(1)
