@@ -20,4 +20,10 @@ DIFFERENCES: dict[str, str] = {
     "clients::scenario_timeout_none":
         "timeout=None means wait without limit (as in kafka-python and the asyncio layer); upstream raises "
         "TypeError('must be real number, not NoneType'). Code that works upstream never passes None.",
+    "clients::scenario_timeout_nan":
+        "A NaN timeout raises ValueError('timeout must not be NaN'); upstream converts NaN to a C int, which "
+        "is undefined behaviour (poll may wait or not).",
+    "clients::scenario_producer_close_arguments":
+        "Producer.close(timeout=...) bounds how long close() delivers what is queued, so its argument is "
+        "checked like any timeout; upstream's close() takes no timeout and ignores whatever it is given.",
 }

@@ -450,10 +450,33 @@ static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t n
 }
 
 int cfl_consumer_num_messages(PyObject *obj, Py_ssize_t dflt, Py_ssize_t *out) {
-    unsigned long n = (unsigned long)dflt;
+    long n = (long)dflt;
     if (obj != NULL && obj != Py_None) {
-        /* As an unsigned C int, the way confluent-kafka 2.x reads it: any int is taken modulo 2**32
-         * (so -1 is out of range), anything else is the usual TypeError. */
+        if (!PyLong_Check(obj)) {
+            PyErr_Format(PyExc_TypeError, "num_messages must be an int, not %.100s", Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        n = PyLong_AsLong(obj);
+        if (n == -1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+            n = -1;
+        }
+    }
+    if (n < 1 || n > CFL_CONSUME_MAX) {
+        PyErr_Format(PyExc_ValueError, "num_messages must be between 1 and %d, got %R", CFL_CONSUME_MAX, obj);
+        return -1;
+    }
+    *out = (Py_ssize_t)n;
+    return 0;
+}
+
+/* consume()'s num_messages, read as confluent-kafka 2.x reads it: an unsigned C int (any int is
+ * taken modulo 2**32, so -1 is out of range; None or a float is the usual TypeError), 0 to 1M. */
+static int consume_count(PyObject *obj, Py_ssize_t *out) {
+    unsigned long n = 1;
+    if (obj != NULL) {
         if (!PyLong_Check(obj) && !PyIndex_Check(obj)) {
             PyErr_Format(PyExc_TypeError, "'%.200s' object cannot be interpreted as an integer", Py_TYPE(obj)->tp_name);
             return -1;
@@ -478,11 +501,7 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
         cfl_timeout_ms(a[1], &timeout_ms) < 0)
         return NULL;
     Py_ssize_t n;
-    if (a[0] == Py_None) {
-        PyErr_SetString(PyExc_TypeError, "'NoneType' object cannot be interpreted as an integer");
-        return NULL;
-    }
-    if (cfl_consumer_num_messages(a[0], 1, &n) < 0 || check(self) < 0)
+    if (consume_count(a[0], &n) < 0 || check(self) < 0)
         return NULL;
     if (n == 0)
         return PyList_New(0);

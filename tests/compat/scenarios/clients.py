@@ -405,3 +405,24 @@ def scenario_error_cb_raises() -> Any:
             p.close()
         except Exception:  # noqa: BLE001 - a second report may surface here
             pass
+
+
+def scenario_timeout_nan() -> Any:
+    """A NaN timeout is refused here; upstream turns NaN into whatever C makes of it (undefined)."""
+    p = Producer(B)
+    try:
+        return {"poll": _call(lambda: type(p.poll(float("nan"))).__name__),
+                "flush": _call(lambda: p.flush(float("nan")))}
+    finally:
+        p.close()
+
+
+def scenario_producer_close_arguments() -> Any:
+    """close(timeout) bounds how long close() delivers; upstream's close() ignores any argument."""
+    out = {}
+    for label, args, kwargs in [("timeout=0", (), {"timeout": 0}), ("positional 0.1", (0.1,), {}),
+                                ("str", ("x",), {}), ("two", (1, 2), {}), ("unknown keyword", (), {"tm": 0})]:
+        p = Producer(B)
+        out[label] = _call(lambda p=p, a=args, k=kwargs: p.close(*a, **k))
+        p.close()
+    return out

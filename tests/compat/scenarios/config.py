@@ -269,3 +269,18 @@ def scenario_logger_without_log_method() -> Any:
                 seen[step] = raised(exc)
         out[label] = seen
     return out
+
+
+def scenario_logger_notice_level() -> Any:
+    """librdkafka's NOTICE (syslog 5) as a logging level: a producer without bootstrap.servers."""
+    handler = _Records()
+    logger = logging.getLogger("compat.config.notice")
+    logger.handlers[:] = [handler]
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    p = Producer({"logger": logger, "client.id": "lonely", "log_level": 7})
+    try:
+        p.poll(0.2)
+    finally:
+        p.close()
+    return [_record(r) for r in handler.records if r.args and isinstance(r.args, tuple) and r.args[0] == "CONFWARN"]
