@@ -247,3 +247,28 @@ def test_logger_without_log_method_fails_when_used() -> None:
     with pytest.raises(AttributeError):
         p.close()  # serves the last logs: raises, and is closed all the same
     assert p.close() is True
+
+
+def test_default_topic_config_any_mapping_and_no_endless_recursion() -> None:
+    class Keyed:
+        def keys(self) -> list:
+            return ["acks"]
+
+        def __getitem__(self, key: str) -> str:
+            return "all"
+
+    _close(Producer({"log_level": 0, "default.topic.config": Keyed()}))
+    looped: dict = {}
+    looped["default.topic.config"] = looped
+    with pytest.raises(RecursionError):
+        Producer(looped)
+
+
+def test_a_key_or_value_whose_str_raises() -> None:
+    class NoText:
+        def __str__(self) -> str:
+            raise ValueError("no text")
+
+    for conf in ({NoText(): "x"}, {"client.id": NoText()}):
+        with pytest.raises(ValueError, match="no text"):
+            Producer(conf)

@@ -58,24 +58,37 @@ static int conf_item(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *
 /* default.topic.config: its items are configured like the top-level ones (librdkafka takes
  * topic properties on the client's configuration). Anything but a mapping fails on .keys(). */
 static int topic_config(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *value) {
-    PyObject *items = PyDict_Check(value) ? PyDict_Items(value) : NULL;
-    if (items == NULL && !PyDict_Check(value)) {
-        PyObject *keys = PyObject_CallMethod(value, "keys", NULL);
-        if (keys == NULL)
-            return -1;
-        Py_DECREF(keys);
-        items = PyMapping_Items(value);
+    /* (key, value) pairs: a dict's items, or for any other object keys() and item lookups. */
+    PyObject *keys = NULL, *items;
+    if (PyDict_Check(value)) {
+        items = PyDict_Items(value);
+    } else {
+        keys = PyObject_CallMethod(value, "keys", NULL);
+        PyObject *seq = keys ? PySequence_Fast(keys, "default.topic.config keys() must be iterable") : NULL;
+        items = seq ? PyList_New(0) : NULL;
+        for (Py_ssize_t i = 0; items != NULL && i < PySequence_Fast_GET_SIZE(seq); i++) {
+            PyObject *k = PySequence_Fast_GET_ITEM(seq, i);
+            PyObject *v = PyObject_GetItem(value, k);
+            PyObject *kv = v ? PyTuple_Pack(2, k, v) : NULL;
+            if (kv == NULL || PyList_Append(items, kv) < 0)
+                Py_CLEAR(items);
+            Py_XDECREF(v);
+            Py_XDECREF(kv);
+        }
+        Py_XDECREF(seq);
+        Py_XDECREF(keys);
     }
     if (items == NULL)
         return -1;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
         PyObject *kv = PyList_GET_ITEM(items, i);
-        if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2) {
-            PyErr_SetString(PyExc_TypeError, "default.topic.config items must be (key, value) pairs");
-            Py_DECREF(items);
-            return -1;
+        /* A default.topic.config inside one (even itself) recurses: bounded like Python code. */
+        int rc = Py_EnterRecursiveCall(" in default.topic.config") ? -1 : 0;
+        if (rc == 0) {
+            rc = conf_item(h, st, conf, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1));
+            Py_LeaveRecursiveCall();
         }
-        if (conf_item(h, st, conf, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0) {
+        if (rc < 0) {
             Py_DECREF(items);
             return -1;
         }
