@@ -335,7 +335,7 @@ static PyType_Spec KafkaError_spec = {
 static const char error_doc_head[] =
     "KafkaError(error, reason=None, fatal=False, retriable=False, txn_requires_abort=False)\n\n"
     "One error or event reported by the client or a broker: a code, a text and three flags. It is "
-    "the ``args[0]`` of a :class:`KafkaException`, the ``error()`` of a message that carries an error "
+    "the ``args[0]`` of a :class:`~confluent_kafka.KafkaException`, the ``error()`` of a message that carries an error "
     "or an event, and what ``error_cb`` receives.\n\n"
     "It compares (``==``, ``<``, ...) and hashes like its integer code, so ``err == "
     "KafkaError._PARTITION_EOF`` reads naturally.\n\n"
@@ -415,7 +415,7 @@ int cfl_error_init_types(PyObject *module, cfl_state *st) {
     st->KafkaException = PyErr_NewExceptionWithDoc(
         CFL_QUALNAME("KafkaException"),
         "KafkaException(*args)\n\nRaised for Kafka and client errors. ``args[0]`` is the "
-        ":class:`KafkaError` that says what failed; ``str()`` of the exception is ``str()`` of "
+        ":class:`~confluent_kafka.KafkaError` that says what failed; ``str()`` of the exception is ``str()`` of "
         "that error.",
         PyExc_Exception, NULL);
     if (st->KafkaException == NULL)

@@ -188,7 +188,7 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
     {"cluster_id", (PyCFunction)(void (*)(void))cfl_handle_cluster_id, METH_VARARGS | METH_KEYWORDS, \
      "cluster_id($self, /, timeout=-1)\n--\n\nThe id of the cluster, from broker metadata (brokers " \
      ">= 0.10.1, KIP-78).\n\n:param float timeout: seconds to wait for the metadata; -1 waits as long " \
-     "as it takes.\n:returns: the cluster id\n:rtype: str\n:raises KafkaException: _TIMED_OUT when no " \
+     "as it takes.\n:returns: the cluster id\n:rtype: str\n:raises ~confluent_kafka.KafkaException: _TIMED_OUT when no " \
      "broker answered in time."},                                                                   \
     {"set_sasl_credentials", (PyCFunction)(void (*)(void))cfl_handle_set_sasl_credentials,        \
      METH_VARARGS | METH_KEYWORDS,                                                                 \
