@@ -13,6 +13,7 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    overload,
 )
 
 from typing_extensions import Buffer, Final, Self, TypeAlias, TypeVar
@@ -63,7 +64,8 @@ class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
 
     Compares equal to another KafkaError with the same code and to the plain
-    integer code; hashes like the code.
+    integer code; hashes like the code. ``str()`` and ``repr()`` read
+    ``KafkaError{code=_TIMED_OUT,val=-185,str="Local: Timed out"}``.
     """
 
     _BEGIN: ClassVar[int]
@@ -238,12 +240,41 @@ class KafkaError:
     UNKNOWN_SUBSCRIPTION_ID: ClassVar[int]
     TELEMETRY_TOO_LARGE: ClassVar[int]
     REBOOTSTRAP_REQUIRED: ClassVar[int]
+    INCONSISTENT_TOPIC_ID: ClassVar[int]
+    MISMATCHED_ENDPOINT_TYPE: ClassVar[int]
+    UNSUPPORTED_ENDPOINT_TYPE: ClassVar[int]
+    UNKNOWN_CONTROLLER_ID: ClassVar[int]
+    INVALID_REGISTRATION: ClassVar[int]
+    TRANSACTION_ABORTABLE: ClassVar[int]
+    INVALID_RECORD_STATE: ClassVar[int]
+    SHARE_SESSION_NOT_FOUND: ClassVar[int]
+    INVALID_SHARE_SESSION_EPOCH: ClassVar[int]
+    FENCED_STATE_EPOCH: ClassVar[int]
+    INVALID_VOTER_KEY: ClassVar[int]
+    DUPLICATE_VOTER: ClassVar[int]
+    VOTER_NOT_FOUND: ClassVar[int]
+    INVALID_REGULAR_EXPRESSION: ClassVar[int]
+    STREAMS_INVALID_TOPOLOGY: ClassVar[int]
+    STREAMS_INVALID_TOPOLOGY_EPOCH: ClassVar[int]
+    STREAMS_TOPOLOGY_FENCED: ClassVar[int]
+    SHARE_SESSION_LIMIT_REACHED: ClassVar[int]
     GROUP_LOAD_IN_PROGRESS: ClassVar[int]
     GROUP_COORDINATOR_NOT_AVAILABLE: ClassVar[int]
     NOT_COORDINATOR_FOR_GROUP: ClassVar[int]
 
+    @overload
     def __init__(
         self,
+        error: int,
+        reason: Optional[builtins.str] = None,
+        fatal: bool = False,
+        retriable: bool = False,
+        txn_requires_abort: bool = False,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        *,
         code: int,
         reason: Optional[builtins.str] = None,
         fatal: bool = False,
@@ -255,13 +286,15 @@ class KafkaError:
     def name(self) -> builtins.str:
         """The symbolic name of the code, e.g. ``"_MSG_TIMED_OUT"``."""
     def str(self) -> builtins.str:
-        """A human-readable description of the error."""
+        """The reason given, or the description of the code."""
     def fatal(self) -> bool:
         """True when the error is fatal and the client must be recreated."""
     def retriable(self) -> bool:
         """True when retrying the failed operation may succeed."""
     def txn_requires_abort(self) -> bool:
         """True when the current transaction must be aborted before continuing."""
+    def __str__(self) -> builtins.str:
+        """``KafkaError{code=NAME,val=N,str="text"}`` (``FATAL,`` first for a fatal error)."""
     def __eq__(self, other: object) -> bool: ...
     def __ne__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
@@ -407,7 +440,8 @@ class Producer:
     dict with their names unchanged.
     """
 
-    def __init__(self, conf: Optional[_Conf] = None, /, **kwargs: Any) -> None: ...
+    def __init__(self, conf: _Conf = ..., /, **kwargs: Any) -> None:
+        """A dict and/or keyword arguments; with neither, TypeError."""
     def produce(
         self,
         topic: str,
@@ -446,6 +480,8 @@ class Producer:
     def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
         """Drop queued and/or in-flight messages; they get ``_PURGE_*`` delivery reports."""
     def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = -1) -> ClusterMetadata: ...
+    def cluster_id(self, timeout: Optional[float] = -1) -> str:
+        """The cluster's id from broker metadata (brokers >= 0.10.1); KafkaException(_TIMED_OUT) if none arrives in time."""
     def init_transactions(self, timeout: Optional[float] = -1) -> None: ...
     def begin_transaction(self) -> None: ...
     def send_offsets_to_transaction(
@@ -456,10 +492,13 @@ class Producer:
     def set_sasl_credentials(self, username: str, password: str) -> None: ...
     def close(self, timeout: Optional[float] = -1) -> bool:
         """Flush (up to ``timeout`` seconds), report what is left as purged, then
-        release the client; safe to call more than once. Returns True."""
-    def __len__(self) -> int: ...
+        release the client; safe to call more than once. Returns True. A delivery
+        callback that raises ends the delivering: the client is closed all the same
+        and close() raises that exception."""
+    def __len__(self) -> int:
+        """Messages and requests not yet delivered; 0 once closed."""
     def __enter__(self) -> Self: ...
-    def __exit__(self, *exc: object) -> Optional[bool]: ...
+    def __exit__(self, *exc: object) -> None: ...
     # asyncio layer (confluent_kafka.aio)
     def _io_event_fd(self) -> int: ...
     def _aio_results(self) -> List[Tuple[int, Any, Optional[BaseException]]]: ...
@@ -470,7 +509,8 @@ class Producer:
 class Consumer:
     """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""
 
-    def __init__(self, conf: Optional[_Conf] = None, /, **kwargs: Any) -> None: ...
+    def __init__(self, conf: _Conf = ..., /, **kwargs: Any) -> None:
+        """A dict and/or keyword arguments naming a ``group.id``; without one, ValueError."""
     def subscribe(
         self,
         topics: List[str],
@@ -523,11 +563,13 @@ class Consumer:
     def consumer_group_metadata(self) -> bytes: ...
     def memberid(self) -> Optional[str]: ...
     def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = -1) -> ClusterMetadata: ...
+    def cluster_id(self, timeout: Optional[float] = -1) -> str:
+        """The cluster's id from broker metadata (brokers >= 0.10.1); KafkaException(_TIMED_OUT) if none arrives in time."""
     def set_sasl_credentials(self, username: str, password: str) -> None: ...
     def close(self) -> None:
         """Leave the group and release the client; safe to call more than once."""
     def __enter__(self) -> Self: ...
-    def __exit__(self, *exc: object) -> Optional[bool]: ...
+    def __exit__(self, *exc: object) -> None: ...
     # asyncio layer (confluent_kafka.aio)
     def _io_event_fd(self) -> int: ...
     def _aio_results(self) -> List[Tuple[int, Any, Optional[BaseException]]]: ...
@@ -640,9 +682,9 @@ class _AdminClientImpl:
     ) -> None: ...
     def _list_groups(self, group: Optional[str] = None, timeout: Optional[float] = -1) -> List[Tuple[Any, ...]]: ...
     def _check_open(self) -> None: ...
-    def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> ClusterMetadata: ...
-    def cluster_id(self, timeout: float = -1) -> str:
-        """The cluster id; KafkaException(_TIMED_OUT) when not known within timeout seconds."""
+    def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = -1) -> ClusterMetadata: ...
+    def cluster_id(self, timeout: Optional[float] = -1) -> str:
+        """The cluster's id from broker metadata (brokers >= 0.10.1); KafkaException(_TIMED_OUT) if none arrives in time."""
     def set_sasl_credentials(self, username: str, password: str) -> None: ...
     def poll(self, timeout: float) -> int:
         """Serve error_cb, stats_cb, throttle_cb and logger callbacks (results need no poll)."""

@@ -60,7 +60,7 @@ class _KafkaClientError(KafkaException):
 
 
 def _error_for(code: int, exception: Optional[BaseException]) -> KafkaError:
-    # The text is str(exception), "None" included, as upstream's.
+    # The text is str(exception) even for None ("None"), as in confluent-kafka 2.x.
     return KafkaError(code, str(exception))
 
 

@@ -171,8 +171,9 @@ def test_pending_messages_are_served_before_new_ones(
             out.append(("error", e.kafka_message.offset() if e.kafka_message else None))
         i += 1
     assert out == [1, ("error", 1), 2, 3]
+    assert c.consume(0, 0) == []  # as Consumer.consume(0)
     with pytest.raises(ValueError):
-        c.consume(0, 0)
+        c.consume(-1, 0)
 
 
 def test_iteration_deserializes_and_survives_a_bad_value(

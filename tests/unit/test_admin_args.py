@@ -445,6 +445,8 @@ def test_enums_round_trip():
 
 
 def test_constructor_checks_its_configuration():
+    from confluent_kafka import KafkaError, KafkaException
+
     with pytest.raises(TypeError, match="expected configuration dict"):
         AdminClient("bootstrap.servers=x")  # type: ignore[arg-type]
     with pytest.raises(KafkaException) as info:

@@ -41,21 +41,32 @@ def test_bad_value_is_invalid_arg(key: str, value: object) -> None:
     assert key in info.value.args[0].str()
 
 
-def test_non_string_key_is_type_error() -> None:
-    with pytest.raises(TypeError):
+def test_non_string_key_is_configured_by_its_str() -> None:
+    """Keys and values go to librdkafka as str(): an int key names a property that does not exist."""
+    with pytest.raises(KafkaException) as info:
         Producer({1: "x"})
+    assert info.value.args[0].str() == 'No such configuration property: "1"'
 
 
-@pytest.mark.parametrize("value", [object(), [1, 2], (1,), {1, 2}])
-def test_unsupported_value_type_is_type_error(value: object) -> None:
-    with pytest.raises(TypeError):
-        Producer({"client.id": value})
+@pytest.mark.parametrize("value", [object(), [1, 2], (1,), {1, 2}, b"x"])
+def test_any_value_is_configured_by_its_str(value: object) -> None:
+    _close(Producer({"client.id": value}))
+    with pytest.raises(KafkaException) as info:
+        Producer({"acks": value})
+    assert info.value.args[0].code() == KafkaError._INVALID_ARG
 
 
-@pytest.mark.parametrize("conf", ["bootstrap.servers=x", ["a"], 5])
-def test_conf_must_be_a_mapping(conf: object) -> None:
-    with pytest.raises(TypeError):
+@pytest.mark.parametrize("conf", ["bootstrap.servers=x", ["a"], 5, None])
+def test_conf_must_be_a_dict(conf: object) -> None:
+    with pytest.raises(TypeError, match="^expected configuration dict$"):
         Producer(conf)
+    with pytest.raises(TypeError, match="^expected configuration dict$"):
+        Consumer(conf, **{"group.id": "g"})
+
+
+def test_two_positional_dicts() -> None:
+    with pytest.raises(TypeError, match="^expected tuple containing single dict$"):
+        Producer({}, {})
 
 
 def test_scalar_values_are_converted() -> None:
@@ -70,8 +81,12 @@ def test_scalar_values_are_converted() -> None:
 
 
 def test_no_config_at_all() -> None:
-    _close(Producer())
+    """Producer() and Consumer() take a dict or keywords; with neither they raise TypeError."""
+    for cls in (Producer, Consumer):
+        with pytest.raises(TypeError, match="^expected configuration dict$"):
+            cls()
     _close(Producer({}))
+    _close(Producer(**{}))
 
 
 def test_kwargs_merge_over_dict_verbatim() -> None:
@@ -97,15 +112,23 @@ def test_conf_dict_is_not_modified() -> None:
     assert conf == snapshot
 
 
-@pytest.mark.parametrize("key", ["error_cb", "stats_cb", "throttle_cb", "on_delivery", "oauth_cb"])
-def test_callback_keys_must_be_callable(key: str) -> None:
-    with pytest.raises(TypeError):
-        Producer({key: 5})
+@pytest.mark.parametrize("key,exc", [("error_cb", TypeError), ("stats_cb", TypeError), ("oauth_cb", TypeError),
+                                     ("throttle_cb", ValueError)])
+@pytest.mark.parametrize("value", [5, None])
+def test_callback_keys_must_be_callable(key: str, exc: type, value: object) -> None:
+    with pytest.raises(exc, match=f"^expected {key} property as a callable function$"):
+        Producer({key: value})
 
 
-def test_on_commit_must_be_callable() -> None:
-    with pytest.raises(TypeError):
-        Consumer({"group.id": "g", "on_commit": "nope"})
+@pytest.mark.parametrize("value", [5, None])
+def test_on_delivery_and_on_commit_must_be_callable(value: object) -> None:
+    with pytest.raises(KafkaException) as info:
+        Producer({"on_delivery": value})
+    assert info.value.args[0].code() == KafkaError._INVALID_ARG
+    assert info.value.args[0].str() == "on_delivery requires a callable object"
+    with pytest.raises(KafkaException) as info:
+        Consumer({"group.id": "g", "on_commit": value})
+    assert info.value.args[0].str() == "on_commit requires a callable object"
 
 
 def test_callables_accepted() -> None:
@@ -129,8 +152,11 @@ def test_logger_as_keyword() -> None:
 
 def test_default_topic_config() -> None:
     _close(Producer({"default.topic.config": {"acks": "all", "message.timeout.ms": 1000}}))
-    with pytest.raises(TypeError):
+    with pytest.raises(AttributeError, match="'str' object has no attribute 'keys'"):
         Producer({"default.topic.config": "acks=all"})
+    # Its items are checked like top-level ones.
+    with pytest.raises(TypeError, match="expected error_cb property"):
+        Producer({"default.topic.config": {"error_cb": 1}})
     with pytest.raises(KafkaException) as info:
         Producer({"default.topic.config": {"no.such.topic.prop": 1}})
     assert info.value.args[0].code() == KafkaError._INVALID_ARG
@@ -143,10 +169,106 @@ def test_transactional_id_requires_idempotence_compatible_settings() -> None:
     assert info.value.args[0].code() == KafkaError._INVALID_ARG
 
 
-def test_consumer_without_group_id_can_be_created_but_not_subscribe() -> None:
-    c = Consumer({"bootstrap.servers": "127.0.0.1:1", "log_level": 0})
+@pytest.mark.parametrize("group", [{}, {"group.id": None}, {"group.id": ""}])
+def test_consumer_needs_a_group_id(group: dict) -> None:
+    with pytest.raises(ValueError, match="^Failed to create consumer: group.id must be set$"):
+        Consumer({"bootstrap.servers": "127.0.0.1:1", "log_level": 0, **group})
+
+
+# ---- None values, the text of each refusal, the logger bridge ---------------------------------
+
+def test_none_unsets_a_property() -> None:
+    """Values of None (os.getenv() of an unset variable) unset the property."""
+    _close(Producer({"client.id": None, "bootstrap.servers": None, "sasl.password": None}))
+    with pytest.raises(KafkaException) as info:
+        Producer({"acks": None})
+    assert info.value.args[0].str() == 'Integer configuration property "request.required.acks" cannot be set to empty value'
+    # Two keys take None as the text "None", as confluent-kafka 2.x does.
+    with pytest.raises(KafkaException, match='Invalid value "None" for configuration property "debug"'):
+        Producer({"debug": None})
+
+
+def test_logger_none_and_oddities() -> None:
+    _close(Producer({"logger": None}))
+    # Only used when something is logged (log_level 0: nothing is).
+    _close(Producer({"logger": "not a logger", "log_level": 0}))
+
+
+def test_delivery_report_only_error_must_be_a_bool() -> None:
+    _close(Producer({"delivery.report.only.error": False}))
+    for bad in ("true", 1, None):
+        with pytest.raises(TypeError, match="^Expected delivery.report.only.error to be bool type, not "):
+            Producer({"delivery.report.only.error": bad})
+
+
+def test_creation_failure_names_the_client() -> None:
+    with pytest.raises(KafkaException) as info:
+        Producer({"transactional.id": "t", "enable.idempotence": False})
+    assert info.value.args[0].str().startswith("Failed to create producer: ")
+    with pytest.raises(KafkaException) as info:
+        Consumer({"group.id": "g", "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "BOGUS"})
+    assert info.value.args[0].str() == "Failed to create consumer: Unsupported SASL mechanism: BOGUS"
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_logger_receives_facility_client_name_and_text() -> None:
+    handler = _Records()
+    logger = logging.getLogger("test_config.bridge")
+    logger.handlers[:] = [handler]
+    logger.setLevel(logging.DEBUG)
+    logger.propagate = False
+    c = Consumer({"bootstrap.servers": "127.0.0.1:1", "group.id": "g", "client.id": "bridge",
+                  "socket.timeout.ms": 100, "logger": logger})
     try:
-        with pytest.raises(KafkaException):
-            c.subscribe(["t"])
+        c.poll(0.3)
     finally:
         c.close()
+    warn = [r for r in handler.records if r.args and r.args[0] == "CONFWARN"]
+    assert warn, [r.getMessage() for r in handler.records]
+    r = warn[0]
+    assert r.name == "test_config.bridge" and r.levelno == logging.WARNING
+    assert r.msg == "%s [%s] %s"
+    assert r.args[1].startswith("bridge#consumer-")
+    assert r.getMessage().startswith(f"CONFWARN [{r.args[1]}] [thrd:app]: Configuration property `fetch.wait.max.ms`")
+
+
+def test_logger_without_log_method_fails_when_used() -> None:
+    p = Producer({"bootstrap.servers": "127.0.0.1:1", "logger": 1, "debug": "generic"})
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'log'"):
+        p.poll(0.2)
+    with pytest.raises(AttributeError):
+        p.close()  # serves the last logs: raises, and is closed all the same
+    assert p.close() is True
+
+
+def test_default_topic_config_any_mapping_and_no_endless_recursion() -> None:
+    class Keyed:
+        def keys(self) -> list:
+            return ["acks"]
+
+        def __getitem__(self, key: str) -> str:
+            return "all"
+
+    _close(Producer({"log_level": 0, "default.topic.config": Keyed()}))
+    looped: dict = {}
+    looped["default.topic.config"] = looped
+    with pytest.raises(RecursionError):
+        Producer(looped)
+
+
+def test_a_key_or_value_whose_str_raises() -> None:
+    class NoText:
+        def __str__(self) -> str:
+            raise ValueError("no text")
+
+    for conf in ({NoText(): "x"}, {"client.id": NoText()}):
+        with pytest.raises(ValueError, match="no text"):
+            Producer(conf)

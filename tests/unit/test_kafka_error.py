@@ -87,7 +87,7 @@ def test_defaults_from_librdkafka() -> None:
     assert err.code() == -192
     assert err.name() == "_MSG_TIMED_OUT"
     assert err.str() == "Local: Message timed out"
-    assert str(err) == "Local: Message timed out"
+    assert str(err) == 'KafkaError{code=_MSG_TIMED_OUT,val=-192,str="Local: Message timed out"}'
     assert err.fatal() is False
     assert err.retriable() is False
     assert err.txn_requires_abort() is False
@@ -99,7 +99,7 @@ def test_reason_and_flags() -> None:
     assert err.code() == KafkaError.INVALID_TXN_STATE
     assert err.name() == "INVALID_TXN_STATE"
     assert err.str() == "custom text"
-    assert str(err) == "custom text"
+    assert str(err) == 'KafkaError{FATAL,code=INVALID_TXN_STATE,val=48,str="custom text"}'
     assert err.fatal() is True
     assert err.retriable() is True
     assert err.txn_requires_abort() is True
@@ -151,6 +151,9 @@ def test_unknown_code_is_kept() -> None:
         ((None,), {}),
         ((1, 2), {}),
         ((1,), {"unknown": True}),
+        ((1, "r", "yes"), {}),
+        ((1, "r", None), {}),
+        ((1, "r", 0, 0, 0, 0), {}),
     ],
 )
 def test_bad_arguments(args: tuple, kwargs: dict) -> None:
@@ -217,4 +220,146 @@ def test_repr_and_str_of_a_reason_with_lone_surrogates() -> None:
 
     err = KafkaError(KafkaError._FAIL, "bad \udcff text")
     assert "\udcff" in repr(err)
-    assert str(err) == "bad \udcff text"
+    assert str(err) == 'KafkaError{code=_FAIL,val=-196,str="bad \udcff text"}'
+    assert err.str() == "bad \udcff text"
+
+
+# ---- text, flags and construction as in confluent-kafka 2.x ---------------------------------------
+
+def test_str_and_repr_are_the_same_form() -> None:
+    err = KafkaError(KafkaError._TIMED_OUT)
+    assert str(err) == repr(err) == 'KafkaError{code=_TIMED_OUT,val=-185,str="Local: Timed out"}'
+    # Only fatal shows in the text; the other flags do not.
+    assert str(KafkaError(1, "x", retriable=True, txn_requires_abort=True)) == \
+        'KafkaError{code=OFFSET_OUT_OF_RANGE,val=1,str="x"}'
+    assert str(KafkaError(1, "x", fatal=True)).startswith("KafkaError{FATAL,code=")
+    assert str(KafkaError(1, "")) == 'KafkaError{code=OFFSET_OUT_OF_RANGE,val=1,str=""}'
+
+
+def test_unknown_code_name_and_text() -> None:
+    err = KafkaError(12345)
+    assert err.name() == "ERR_12345?"
+    assert str(err) == 'KafkaError{code=ERR_12345?,val=12345,str="Err-12345?"}'
+
+
+def test_kafka_exception_reads_as_its_error() -> None:
+    exc = KafkaException(KafkaError(KafkaError._TIMED_OUT, "r"))
+    assert str(exc) == 'KafkaError{code=_TIMED_OUT,val=-185,str="r"}'
+    assert repr(exc) == 'KafkaException(KafkaError{code=_TIMED_OUT,val=-185,str="r"})'
+    assert str(KafkaException("text")) == "text"
+    assert str(KafkaException()) == ""
+
+
+NEWER_CODES = {
+    "INCONSISTENT_TOPIC_ID": (103, "Broker: The log's topic ID did not match the topic ID in the request"),
+    "MISMATCHED_ENDPOINT_TYPE": (114, "Broker: The request was sent to an endpoint of the wrong type"),
+    "UNSUPPORTED_ENDPOINT_TYPE": (115, "Broker: This endpoint type is not supported yet"),
+    "UNKNOWN_CONTROLLER_ID": (116, "Broker: This controller ID is not known"),
+    "INVALID_REGISTRATION": (119, "Broker: The controller has considered the broker registration to be invalid"),
+    "TRANSACTION_ABORTABLE": (120, "Broker: The server encountered an error with the transaction"),
+    "INVALID_RECORD_STATE": (121, "Broker: The record state is invalid"),
+    "SHARE_SESSION_NOT_FOUND": (122, "Broker: The share session was not found"),
+    "INVALID_SHARE_SESSION_EPOCH": (123, "Broker: The share session epoch is invalid"),
+    "FENCED_STATE_EPOCH": (124, "Broker: The share-group state epoch did not match"),
+    "INVALID_VOTER_KEY": (125, "Broker: The voter key doesn't match the receiving replica's key"),
+    "DUPLICATE_VOTER": (126, "Broker: The voter is already part of the set of voters"),
+    "VOTER_NOT_FOUND": (127, "Broker: The voter is not part of the set of voters"),
+    "INVALID_REGULAR_EXPRESSION": (128, "Broker: The regular expression is not valid"),
+    "STREAMS_INVALID_TOPOLOGY": (130, "Broker: The supplied topology is invalid"),
+    "STREAMS_INVALID_TOPOLOGY_EPOCH": (131, "Broker: The supplied topology epoch is invalid"),
+    "STREAMS_TOPOLOGY_FENCED": (132, "Broker: The supplied topology epoch is outdated"),
+    "SHARE_SESSION_LIMIT_REACHED": (133, "Broker: The limit of share sessions has been reached"),
+}
+
+
+@pytest.mark.parametrize("name,expected", sorted(NEWER_CODES.items()))
+def test_protocol_codes_newer_than_librdkafka(name: str, expected: tuple) -> None:
+    code, text = expected
+    assert getattr(KafkaError, name) == code
+    err = KafkaError(code)
+    assert err.name() == name
+    assert err.str() == text
+    assert str(err) == f'KafkaError{{code={name},val={code},str="{text}"}}'
+
+
+def test_docstring_lists_every_code() -> None:
+    doc = KafkaError.__doc__ or ""
+    for name in list(KNOWN_CODES) + list(NEWER_CODES):
+        assert f"``{name}``" in doc, name
+    assert "Local: Timed out" in doc
+
+
+def test_fatal_code_alone_is_not_flagged_fatal() -> None:
+    assert KafkaError(KafkaError._FATAL).fatal() is False
+    assert KafkaError(KafkaError._FATAL, fatal=True).fatal() is True
+
+
+def test_flags_are_ints() -> None:
+    err = KafkaError(1, "r", fatal=2, retriable=1, txn_requires_abort=0)
+    assert (err.fatal(), err.retriable(), err.txn_requires_abort()) == (True, True, False)
+
+
+def test_first_parameter_is_error_and_code_is_accepted_too() -> None:
+    assert KafkaError(error=KafkaError._FAIL).code() == KafkaError._FAIL
+    assert KafkaError(code=KafkaError._FAIL, reason="r").str() == "r"
+    with pytest.raises(TypeError, match="missing required argument 'error'"):
+        KafkaError()
+
+
+def test_reason_type_error_names_the_argument() -> None:
+    with pytest.raises(TypeError, match="argument 2 must be str or None, not int"):
+        KafkaError(1, 2)
+    with pytest.raises(TypeError, match="argument 'reason' must be str or None, not bytes"):
+        KafkaError(1, reason=b"x")
+
+
+def test_fields_are_set_by_init_so_subclasses_choose_their_arguments() -> None:
+    class WithText(KafkaError):
+        def __init__(self, text: str) -> None:
+            super().__init__(KafkaError._FAIL, text)
+
+    class Bare(KafkaError):
+        def __init__(self) -> None:
+            pass
+
+    assert WithText("m").str() == "m" and WithText("m") == KafkaError._FAIL
+    assert Bare().code() == 0 and Bare().name() == "NO_ERROR"
+    err = KafkaError(1, "a")
+    err.__init__(2, "b")  # type: ignore[misc]
+    assert (err.code(), err.str()) == (2, "b")
+
+
+def test_reduce_carries_the_text_and_int_flags() -> None:
+    assert KafkaError(1).__reduce__() == (KafkaError, (1, "Broker: Offset out of range", 0, 0, 0))
+    assert KafkaError(1, "r", True, False, True).__reduce__() == (KafkaError, (1, "r", 1, 0, 1))
+
+
+def test_comparing_with_non_ints_does_not_raise() -> None:
+    err = KafkaError(KafkaError._TIMED_OUT)
+    assert (err == None) is False  # noqa: E711
+    assert (err == -185.0) is False
+    assert (err != "x") is True
+    with pytest.raises(TypeError):
+        err < "x"  # noqa: B015
+    assert hash(KafkaError(-1)) == -2
+
+
+class TestClientErrors:
+    def test_text_of_a_missing_exception_is_none(self) -> None:
+        from confluent_kafka.error import KeySerializationError, ValueDeserializationError
+        assert KeySerializationError().args[0].str() == "None"
+        assert ValueDeserializationError(None).args[0].str() == "None"
+        assert KeySerializationError(ValueError("bad")).args[0].str() == "bad"
+
+    @pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
+    def test_pickle_keeps_args_and_attributes(self, protocol: int) -> None:
+        from confluent_kafka.error import ConsumeError, KeyDeserializationError
+        for exc in (ConsumeError(KafkaError(KafkaError._PARTITION_EOF, "eof"), ValueError("v")),
+                    KeyDeserializationError(TypeError("k"))):
+            back = pickle.loads(pickle.dumps(exc, protocol))
+            assert type(back) is type(exc)
+            assert str(back) == str(exc)
+            assert back.args[0].str() == exc.args[0].str()
+            assert type(back.exception) is type(exc.exception) and str(back.exception) == str(exc.exception)
+            assert back.kafka_message is None
+            assert back.code == exc.code

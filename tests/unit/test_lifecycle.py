@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import pytest
 
-from confluent_kafka import Consumer, Message, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 
 PRODUCER_CALLS = [
     ("produce", ("t", b"v"), {}),
@@ -63,11 +63,13 @@ def test_closed_producer_raises_runtime_error(make_producer: Callable[..., Produ
         getattr(p, method)(*args, **kwargs)
 
 
-def test_closed_producer_len_raises_runtime_error(make_producer: Callable[..., Producer]) -> None:
-    p = make_producer()
-    p.close()
-    with pytest.raises(RuntimeError):
-        len(p)
+def test_closed_producer_len_is_zero(make_producer: Callable[..., Producer]) -> None:
+    p = make_producer(broker=False)
+    p.produce("t", b"x")
+    assert len(p) == 1
+    p.close(timeout=0)
+    assert len(p) == 0
+    assert bool(p) is True
 
 
 @pytest.mark.parametrize("method,args,kwargs", CONSUMER_CALLS, ids=[c[0] for c in CONSUMER_CALLS])
@@ -229,3 +231,127 @@ def test_message_from_delivery_report_survives_producer(
     msg: Message = kept[0]
     assert (msg.topic(), msg.key(), msg.value()) == ("t", b"k", b"v")
     assert pickle.loads(pickle.dumps(msg)) == msg
+
+
+# ---- closed and never-initialised clients, as in confluent-kafka 2.x --------------------------
+
+PRODUCER_TEXT = {m: "Producer has been closed" for m, _, _ in PRODUCER_CALLS}
+PRODUCER_TEXT.update(list_topics="Handle has been closed", set_sasl_credentials="Handle has been closed")
+CONSUMER_TEXT = {m: "Consumer closed" for m, _, _ in CONSUMER_CALLS}
+CONSUMER_TEXT.update(list_topics="Handle has been closed", set_sasl_credentials="Handle has been closed")
+
+
+class ProxiedProducer(Producer):
+    """OpenTelemetry's instrumentation wraps a producer like this, never calling super().__init__."""
+
+    def __init__(self, producer: Any) -> None:
+        self._producer = producer
+
+
+class ProxiedConsumer(Consumer):
+    def __init__(self, consumer: Any) -> None:
+        self._consumer = consumer
+
+
+@pytest.mark.parametrize("method,args,kwargs", PRODUCER_CALLS, ids=[c[0] for c in PRODUCER_CALLS])
+def test_closed_and_uninitialised_producer_texts(make_producer: Callable[..., Producer],
+                                                 method: str, args: tuple, kwargs: dict) -> None:
+    closed = make_producer()
+    closed.close()
+    for p in (closed, ProxiedProducer(None), Producer.__new__(Producer)):
+        with pytest.raises(RuntimeError) as info:
+            getattr(p, method)(*args, **kwargs)
+        assert str(info.value) == PRODUCER_TEXT[method]
+
+
+@pytest.mark.parametrize("method,args,kwargs", CONSUMER_CALLS, ids=[c[0] for c in CONSUMER_CALLS])
+def test_closed_and_uninitialised_consumer_texts(make_consumer: Callable[..., Consumer],
+                                                 method: str, args: tuple, kwargs: dict) -> None:
+    closed = make_consumer()
+    closed.close()
+    for c in (closed, ProxiedConsumer(None), Consumer.__new__(Consumer)):
+        with pytest.raises(RuntimeError) as info:
+            getattr(c, method)(*args, **kwargs)
+        assert str(info.value) == CONSUMER_TEXT[method]
+
+
+def test_uninitialised_subclass_len_close_and_context_manager() -> None:
+    p = ProxiedProducer(None)
+    assert len(p) == 0 and bool(p) is True
+    assert p.__enter__() is p
+    assert p.__exit__(None, None, None) is None
+    assert p.close() is True
+    c = ProxiedConsumer(None)
+    assert c.__enter__() is c
+    assert c.__exit__(None, None, None) is None
+    assert c.close() is None
+    with pytest.raises(RuntimeError, match="^Handle has been closed$"):
+        c.cluster_id(timeout=0.1)
+
+
+def test_exit_returns_none_and_enter_works_on_a_closed_client(make_producer: Callable[..., Producer],
+                                                              make_consumer: Callable[..., Consumer]) -> None:
+    p = make_producer()
+    assert p.__exit__(None, None, None) is None
+    assert p.__enter__() is p
+    c = make_consumer()
+    assert c.__exit__(ValueError, ValueError("x"), None) is None
+    with c as entered:
+        assert entered is c
+
+
+def test_init_twice_is_refused_and_a_closed_client_can_be_initialised_again(
+        make_producer: Callable[..., Producer], make_consumer: Callable[..., Consumer]) -> None:
+    conf = {"bootstrap.servers": "127.0.0.1:1", "log_level": 0}
+    p = make_producer()
+    with pytest.raises(RuntimeError, match=r"^Producer already __init__:ialized$"):
+        p.__init__(conf)
+    c = make_consumer()
+    with pytest.raises(RuntimeError, match="^Consumer already initialized$"):
+        c.__init__({**conf, "group.id": "g"})
+    p.close()
+    p.__init__({"log_level": 0, "message.timeout.ms": 100})
+    p.produce("t", b"x")
+    assert len(p) == 1
+    assert p.close(timeout=5) is True
+    c.close()
+    c.__init__({**conf, "group.id": "g2"})
+    assert c.poll(0) is None
+    c.close()
+
+
+def test_a_failed_init_leaves_a_closed_client() -> None:
+    p = Producer.__new__(Producer)
+    with pytest.raises(KafkaException):
+        p.__init__({"acks": "bogus"})
+    with pytest.raises(RuntimeError, match="^Producer has been closed$"):
+        p.poll(0)
+    assert len(p) == 0
+
+
+def test_close_raises_a_callback_exception_and_still_closes(make_producer: Callable[..., Producer]) -> None:
+    calls: list = []
+
+    def bad(err: Any, msg: Any) -> None:
+        calls.append(err)
+        raise ValueError("from the callback")
+
+    p = make_producer({"message.timeout.ms": 100})
+    for _ in range(3):
+        p.produce("t", b"x", on_delivery=bad)
+    with pytest.raises(ValueError, match="from the callback"):
+        p.close()
+    assert len(calls) == 1  # the other reports are dropped with the client
+    assert p.close() is True
+    with pytest.raises(RuntimeError, match="^Producer has been closed$"):
+        p.poll(0)
+
+
+def test_cluster_id_of_an_unreachable_cluster(make_producer: Callable[..., Producer]) -> None:
+    p = make_producer()
+    with pytest.raises(KafkaException) as info:
+        p.cluster_id(timeout=0.2)
+    err = info.value.args[0]
+    assert err.code() == KafkaError._TIMED_OUT
+    assert err.str() == ("Failed to retrieve cluster id: Local: Timed out. The broker must support KIP-78 "
+                         "(>= 0.10.1) for the cluster id to be available.")

@@ -1,36 +1,31 @@
-/* Client configuration. */
+/* Client configuration, taken the way confluent-kafka 2.x takes it: keys and values are turned
+ * into text with str(), None unsets a property, the Python-only keys (callbacks, logger,
+ * default.topic.config) are checked here, and what librdkafka refuses raises
+ * KafkaException(_INVALID_ARG) with librdkafka's own words. */
 #include "conf.h"
 
 #include "error.h"
 
-/* The value as librdkafka's string form, or NULL with TypeError set. */
-static PyObject *conf_value_str(PyObject *key, PyObject *value) {
-    if (PyUnicode_Check(value))
-        return Py_NewRef(value);
-    if (PyBool_Check(value))
-        return PyUnicode_FromString(value == Py_True ? "true" : "false");
-    if (PyLong_Check(value) || PyFloat_Check(value))
-        return PyObject_Str(value);
-    PyErr_Format(PyExc_TypeError, "configuration property %R must be str, int, float or bool, not %.100s",
-                 key, Py_TYPE(value)->tp_name);
-    return NULL;
+/* Keys whose None value is passed on as the text "None" rather than unsetting the property, as
+ * confluent-kafka 2.x does for them. */
+static int none_is_text(const char *key) {
+    return !strcmp(key, "debug") || !strcmp(key, "plugin.library.paths");
 }
 
-static int conf_set(cfl_state *st, rd_kafka_conf_t *conf, PyObject *key, PyObject *value) {
-    const char *k = PyUnicode_AsUTF8(key);
-    if (k == NULL)
-        return -1;
-    PyObject *vs = conf_value_str(key, value);
-    if (vs == NULL)
-        return -1;
-    const char *v = PyUnicode_AsUTF8(vs);
-    if (v == NULL) {
-        Py_DECREF(vs);
-        return -1;
+/* Set one librdkafka property: value None unsets it (NULL), anything else goes as str(value). */
+static int conf_set(cfl_state *st, rd_kafka_conf_t *conf, const char *k, PyObject *value) {
+    PyObject *vs = NULL;
+    const char *v = NULL;
+    if (value != Py_None || none_is_text(k)) {
+        vs = PyUnicode_Check(value) ? Py_NewRef(value) : PyObject_Str(value);
+        if (vs == NULL || (v = PyUnicode_AsUTF8(vs)) == NULL) {
+            Py_XDECREF(vs);
+            return -1;
+        }
     }
     char errstr[512];
     rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, k, v, errstr, sizeof(errstr));
-    Py_DECREF(vs);
+    Py_XDECREF(vs);
     if (res != RD_KAFKA_CONF_OK) {
         cfl_raise(st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
         return -1;
@@ -38,108 +33,131 @@ static int conf_set(cfl_state *st, rd_kafka_conf_t *conf, PyObject *key, PyObjec
     return 0;
 }
 
-/* A callable (or None) for a Python-only key; stored in *slot. */
-static int set_callable(PyObject **slot, const char *key, PyObject *value) {
-    if (value != Py_None && !PyCallable_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "configuration property '%s' must be callable, not %.100s", key,
-                     Py_TYPE(value)->tp_name);
+/* A callback key: anything callable is kept in *slot; else `exc` with `message`. */
+static int set_callable(PyObject **slot, PyObject *value, PyObject *exc, const char *message) {
+    if (!PyCallable_Check(value)) {
+        PyErr_SetString(exc, message);
         return -1;
     }
-    Py_XSETREF(*slot, value == Py_None ? NULL : Py_NewRef(value));
+    Py_XSETREF(*slot, Py_NewRef(value));
     return 0;
 }
 
-static int parse_bool(PyObject *key, PyObject *value, int *out) {
-    if (PyBool_Check(value) || PyLong_Check(value)) {
-        *out = PyObject_IsTrue(value);
+/* A callback key whose refusal is a KafkaException(_INVALID_ARG), as on_delivery's and on_commit's are. */
+static int set_callable_arg(cfl_state *st, PyObject **slot, PyObject *value, const char *key) {
+    if (!PyCallable_Check(value)) {
+        cfl_raise_fmt(st, RD_KAFKA_RESP_ERR__INVALID_ARG, "%s requires a callable object", key);
+        return -1;
+    }
+    Py_XSETREF(*slot, Py_NewRef(value));
+    return 0;
+}
+
+static int conf_item(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *key, PyObject *value);
+
+/* default.topic.config: its items are configured like the top-level ones (librdkafka takes
+ * topic properties on the client's configuration). Anything but a mapping fails on .keys(). */
+static int topic_config(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *value) {
+    /* (key, value) pairs: a dict's items, or for any other object keys() and item lookups. */
+    PyObject *keys = NULL, *items;
+    if (PyDict_Check(value)) {
+        items = PyDict_Items(value);
+    } else {
+        keys = PyObject_CallMethod(value, "keys", NULL);
+        PyObject *seq = keys ? PySequence_Fast(keys, "default.topic.config keys() must be iterable") : NULL;
+        items = seq ? PyList_New(0) : NULL;
+        for (Py_ssize_t i = 0; items != NULL && i < PySequence_Fast_GET_SIZE(seq); i++) {
+            PyObject *k = PySequence_Fast_GET_ITEM(seq, i);
+            PyObject *v = PyObject_GetItem(value, k);
+            PyObject *kv = v ? PyTuple_Pack(2, k, v) : NULL;
+            if (kv == NULL || PyList_Append(items, kv) < 0)
+                Py_CLEAR(items);
+            Py_XDECREF(v);
+            Py_XDECREF(kv);
+        }
+        Py_XDECREF(seq);
+        Py_XDECREF(keys);
+    }
+    if (items == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items); i++) {
+        PyObject *kv = PyList_GET_ITEM(items, i);
+        /* A default.topic.config inside one (even itself) recurses: bounded like Python code. */
+        int rc = Py_EnterRecursiveCall(" in default.topic.config") ? -1 : 0;
+        if (rc == 0) {
+            rc = conf_item(h, st, conf, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1));
+            Py_LeaveRecursiveCall();
+        }
+        if (rc < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+/* consumer_timeout_ms (kafka-python's): idle milliseconds after which `for msg in consumer` stops. */
+static int iter_timeout(Handle *h, PyObject *value) {
+    if (value == Py_None) {
+        h->iter_timeout_ms = -1;
         return 0;
     }
-    if (PyUnicode_Check(value)) {
-        const char *s = PyUnicode_AsUTF8(value);
-        if (s == NULL)
-            return -1;
-        if (!strcmp(s, "true") || !strcmp(s, "1")) {
-            *out = 1;
-            return 0;
-        }
-        if (!strcmp(s, "false") || !strcmp(s, "0")) {
-            *out = 0;
-            return 0;
-        }
+    long ms = PyLong_Check(value) && !PyBool_Check(value) ? PyLong_AsLong(value) : -2;
+    if (ms == -1 && PyErr_Occurred())
+        return -1;
+    if (ms == -2 || ms > INT_MAX) {
+        PyErr_Format(PyExc_TypeError, "'consumer_timeout_ms' must be an int of milliseconds or None, got %R", value);
+        return -1;
     }
-    PyErr_Format(PyExc_ValueError, "configuration property %R must be a bool, got %R", key, value);
-    return -1;
+    h->iter_timeout_ms = ms < 0 ? -1 : (int)ms;
+    return 0;
 }
 
 /* One key: a Python-only one is kept on the handle, anything else goes to librdkafka. */
 static int conf_item(Handle *h, cfl_state *st, rd_kafka_conf_t *conf, PyObject *key, PyObject *value) {
-    if (!PyUnicode_Check(key)) {
-        PyErr_Format(PyExc_TypeError, "configuration keys must be str, not %.100s", Py_TYPE(key)->tp_name);
-        return -1;
-    }
-    const char *k = PyUnicode_AsUTF8(key);
+    PyObject *ks = PyUnicode_Check(key) ? Py_NewRef(key) : PyObject_Str(key);
+    const char *k = ks ? PyUnicode_AsUTF8(ks) : NULL;
+    int rc;
     if (k == NULL)
-        return -1;
-    if (!strcmp(k, "error_cb"))
-        return set_callable(&h->error_cb, k, value);
-    if (!strcmp(k, "throttle_cb"))
-        return set_callable(&h->throttle_cb, k, value);
-    if (!strcmp(k, "stats_cb"))
-        return set_callable(&h->stats_cb, k, value);
-    if (!strcmp(k, "oauth_cb"))
-        return set_callable(&h->oauth_cb, k, value);
-    if (h->kind == RD_KAFKA_PRODUCER && (!strcmp(k, "on_delivery") || !strcmp(k, "dr_cb")))
-        return set_callable(&h->on_delivery, k, value);
-    if (h->kind == RD_KAFKA_CONSUMER && !strcmp(k, "on_commit"))
-        return set_callable(&h->on_commit, k, value);
-    if (h->kind == RD_KAFKA_CONSUMER && !strcmp(k, "consumer_timeout_ms")) {
-        /* Idle time after which `for msg in consumer` stops (kafka-python's consumer_timeout_ms). */
-        if (value == Py_None) {
-            h->iter_timeout_ms = -1;
-            return 0;
-        }
-        long ms = PyLong_Check(value) && !PyBool_Check(value) ? PyLong_AsLong(value) : -2;
-        if (ms == -1 && PyErr_Occurred())
-            return -1;
-        if (ms == -2 || ms > INT_MAX) {
-            PyErr_Format(PyExc_TypeError, "'consumer_timeout_ms' must be an int of milliseconds or None, got %R",
-                         value);
-            return -1;
-        }
-        h->iter_timeout_ms = ms < 0 ? -1 : (int)ms;
-        return 0;
-    }
-    if (!strcmp(k, "logger")) {
-        if (value != Py_None && !PyObject_HasAttrString(value, "log")) {
-            PyErr_Format(PyExc_TypeError, "'logger' must be a logging.Logger (an object with a log() "
-                                          "method), not %.100s", Py_TYPE(value)->tp_name);
-            return -1;
-        }
+        rc = -1;
+    else if (!strcmp(k, "error_cb"))
+        rc = set_callable(&h->error_cb, value, PyExc_TypeError, "expected error_cb property as a callable function");
+    else if (!strcmp(k, "throttle_cb"))
+        rc = set_callable(&h->throttle_cb, value, PyExc_ValueError,
+                          "expected throttle_cb property as a callable function");
+    else if (!strcmp(k, "stats_cb"))
+        rc = set_callable(&h->stats_cb, value, PyExc_TypeError, "expected stats_cb property as a callable function");
+    else if (!strcmp(k, "oauth_cb"))
+        rc = set_callable(&h->oauth_cb, value, PyExc_TypeError, "expected oauth_cb property as a callable function");
+    else if (!strcmp(k, "logger")) {
+        /* Any object: its log() is looked up when there is something to log. */
         Py_XSETREF(h->logger, value == Py_None ? NULL : Py_NewRef(value));
-        return 0;
-    }
-    if (h->kind == RD_KAFKA_PRODUCER && !strcmp(k, "delivery.report.only.error"))
+        rc = 0;
+    } else if (!strcmp(k, "default.topic.config"))
+        rc = topic_config(h, st, conf, value);
+    else if (h->kind == RD_KAFKA_PRODUCER && !strcmp(k, "on_delivery"))
+        rc = set_callable_arg(st, &h->on_delivery, value, k);
+    else if (h->kind == RD_KAFKA_PRODUCER && !strcmp(k, "dr_cb") && PyCallable_Check(value))
+        rc = set_callable_arg(st, &h->on_delivery, value, k); /* an older name of on_delivery */
+    else if (h->kind == RD_KAFKA_CONSUMER && !strcmp(k, "on_commit"))
+        rc = set_callable_arg(st, &h->on_commit, value, k);
+    else if (h->kind == RD_KAFKA_CONSUMER && !strcmp(k, "consumer_timeout_ms"))
+        rc = iter_timeout(h, value);
+    else if (h->kind == RD_KAFKA_PRODUCER && !strcmp(k, "delivery.report.only.error")) {
         /* Kept in Python-land: every reported message must release what it holds. */
-        return parse_bool(key, value, &h->dr_only_error);
-    if (!strcmp(k, "default.topic.config")) {
-        if (!PyDict_Check(value)) {
-            PyErr_Format(PyExc_TypeError, "'default.topic.config' must be a dict, not %.100s",
+        if (!PyBool_Check(value)) {
+            PyErr_Format(PyExc_TypeError, "Expected delivery.report.only.error to be bool type, not %.100s",
                          Py_TYPE(value)->tp_name);
-            return -1;
+            rc = -1;
+        } else {
+            h->dr_only_error = value == Py_True;
+            rc = 0;
         }
-        PyObject *tk, *tv;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(value, &pos, &tk, &tv)) {
-            if (!PyUnicode_Check(tk)) {
-                PyErr_SetString(PyExc_TypeError, "'default.topic.config' keys must be str");
-                return -1;
-            }
-            if (conf_set(st, conf, tk, tv) < 0)
-                return -1;
-        }
-        return 0;
-    }
-    return conf_set(st, conf, key, value);
+    } else
+        rc = conf_set(st, conf, k, value);
+    Py_XDECREF(ks);
+    return rc;
 }
 
 /* Consumer defaults that differ from librdkafka's, applied only where the user set nothing.
@@ -161,6 +179,42 @@ static int apply_defaults(rd_kafka_conf_t *conf, PyObject *given) {
             rd_kafka_conf_set(conf, consumer_defaults[i].key, consumer_defaults[i].value, NULL, 0);
     }
     return 0;
+}
+
+/* A consumer needs a group.id (None or empty counts as none). */
+static int check_group_id(PyObject *merged) {
+    PyObject *g = PyDict_GetItemString(merged, "group.id");
+    int empty = g == NULL || g == Py_None || (PyUnicode_Check(g) && PyUnicode_GET_LENGTH(g) == 0);
+    if (empty) {
+        PyErr_SetString(PyExc_ValueError, "Failed to create consumer: group.id must be set");
+        return -1;
+    }
+    return 0;
+}
+
+/* The constructor's (conf, **kwargs) as one new dict. `none_ok`: a None conf counts as none
+ * (AdminClient passes its optional conf on as is); a Producer or Consumer refuses it. */
+static PyObject *merged_config(PyObject *args, PyObject *kwargs, int none_ok) {
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+    PyObject *d = nargs == 1 ? PyTuple_GET_ITEM(args, 0) : NULL;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "expected tuple containing single dict");
+        return NULL;
+    }
+    if (d == Py_None && none_ok)
+        d = NULL;
+    else if (d != NULL && !PyDict_Check(d)) {
+        PyErr_SetString(PyExc_TypeError, "expected configuration dict");
+        return NULL;
+    }
+    if (nargs == 0 && kwargs == NULL && !none_ok) { /* Producer(): no configuration at all */
+        PyErr_SetString(PyExc_TypeError, "expected configuration dict");
+        return NULL;
+    }
+    PyObject *merged = d != NULL ? PyDict_Copy(d) : PyDict_New();
+    if (merged != NULL && kwargs != NULL && PyDict_Update(merged, kwargs) < 0)
+        Py_CLEAR(merged);
+    return merged;
 }
 
 /* sasl.oauthbearer.metadata.authentication.type=aws_iam is served in Python (this librdkafka
@@ -185,35 +239,29 @@ static int conf_prepare_oauthbearer(PyObject *merged) {
 }
 
 rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObject *kwargs) {
-    PyObject *dict = NULL;
-    if (!PyArg_ParseTuple(args, "|O:conf", &dict))
-        return NULL;
-    if (dict != NULL && dict != Py_None && !PyDict_Check(dict)) {
-        PyErr_Format(PyExc_TypeError, "configuration must be a dict, not %.100s", Py_TYPE(dict)->tp_name);
-        return NULL;
-    }
-    PyObject *merged = (dict != NULL && dict != Py_None) ? PyDict_Copy(dict) : PyDict_New();
+    int client = PyObject_TypeCheck((PyObject *)h, st->ProducerType) || PyObject_TypeCheck((PyObject *)h, st->ConsumerType);
+    PyObject *merged = merged_config(args, kwargs, !client);
     if (merged == NULL)
         return NULL;
-    if ((kwargs != NULL && PyDict_Update(merged, kwargs) < 0) || conf_prepare_oauthbearer(merged) < 0) {
+    if ((h->kind == RD_KAFKA_CONSUMER && check_group_id(merged) < 0) || conf_prepare_oauthbearer(merged) < 0) {
         Py_DECREF(merged);
         return NULL;
     }
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(merged, &pos, &key, &value)) {
-        if (conf_item(h, st, conf, key, value) < 0) {
-            rd_kafka_conf_destroy(conf);
-            Py_DECREF(merged);
-            return NULL;
-        }
+    /* Items, not PyDict_Next: a key's str() or a callback check may run Python code. */
+    PyObject *items = PyDict_Items(merged);
+    for (Py_ssize_t i = 0; items != NULL && i < PyList_GET_SIZE(items); i++) {
+        PyObject *kv = PyList_GET_ITEM(items, i);
+        if (conf_item(h, st, conf, PyTuple_GET_ITEM(kv, 0), PyTuple_GET_ITEM(kv, 1)) < 0)
+            Py_CLEAR(items);
     }
-    if (h->kind == RD_KAFKA_CONSUMER && apply_defaults(conf, merged) < 0) {
+    if (items == NULL || (h->kind == RD_KAFKA_CONSUMER && apply_defaults(conf, merged) < 0)) {
+        Py_XDECREF(items);
         rd_kafka_conf_destroy(conf);
         Py_DECREF(merged);
         return NULL;
     }
+    Py_DECREF(items);
     Py_DECREF(merged);
     if (h->oauth_cb != NULL) {
         char mech[64] = "";

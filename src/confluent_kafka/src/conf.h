@@ -4,9 +4,10 @@
 #include "handle.h"
 
 /* Build the librdkafka configuration for `h` (whose kind is set) from the constructor's
- * arguments `(conf=None, **kwargs)`. Python-only keys are stored on the handle and the matching
- * librdkafka callbacks registered. Returns NULL with TypeError (wrong Python types) or
- * KafkaException(_INVALID_ARG) (a key or value librdkafka refuses) set. */
+ * arguments `(conf, **kwargs)`. Python-only keys are stored on the handle and the matching
+ * librdkafka callbacks registered. Returns NULL with TypeError/ValueError (the arguments, a
+ * callback that is not callable, a consumer without group.id) or KafkaException(_INVALID_ARG)
+ * (a key or value librdkafka refuses) set. */
 rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObject *kwargs);
 
 #endif

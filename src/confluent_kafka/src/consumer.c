@@ -156,6 +156,13 @@ static PyObject *raise_if(Handle *self, rd_kafka_resp_err_t err) {
     Py_RETURN_NONE;
 }
 
+/* None, or KafkaException(KafkaError(err, "<what failed>: <description of err>")). */
+static PyObject *raise_prefixed_if(Handle *self, rd_kafka_resp_err_t err, const char *what) {
+    if (err)
+        return cfl_raise_prefixed(self->st, err, what);
+    Py_RETURN_NONE;
+}
+
 static PyObject *raise_rd_if(Handle *self, rd_kafka_error_t *error) {
     if (error != NULL)
         return cfl_raise_rd(self->st, error);
@@ -203,7 +210,7 @@ static PyObject *Consumer_subscribe(Handle *self, PyObject *args, PyObject *kwar
     CFL_BLOCKING(self, err = rd_kafka_subscribe(self->rk, c));
     rd_kafka_topic_partition_list_destroy(c);
     if (err)
-        return cfl_raise(self->st, err, NULL);
+        return cfl_raise_prefixed(self->st, err, "Failed to set subscription");
     set_rebalance_cb(&self->on_assign, on_assign);
     set_rebalance_cb(&self->on_revoke, on_revoke);
     set_rebalance_cb(&self->on_lost, on_lost);
@@ -215,7 +222,7 @@ static PyObject *Consumer_unsubscribe(Handle *self, PyObject *unused) {
         return NULL;
     rd_kafka_resp_err_t err;
     CFL_BLOCKING(self, err = rd_kafka_unsubscribe(self->rk));
-    return raise_if(self, err);
+    return raise_prefixed_if(self, err, "Failed to remove subscription");
 }
 
 static PyObject *Consumer_subscription(Handle *self, PyObject *unused) {
@@ -248,7 +255,7 @@ static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
     if (!err)
         paused_forget(self, c, 1);
     rd_kafka_topic_partition_list_destroy(c);
-    return raise_if(self, err);
+    return raise_prefixed_if(self, err, "Failed to set assignment");
 }
 
 static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
@@ -259,7 +266,7 @@ static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
     CFL_BLOCKING(self, err = rd_kafka_assign(self->rk, NULL));
     if (!err && self->paused != NULL)
         PySet_Clear(self->paused);
-    return raise_if(self, err);
+    return raise_prefixed_if(self, err, "Failed to remove assignment");
 }
 
 typedef rd_kafka_error_t *(*incr_fn)(rd_kafka_t *, const rd_kafka_topic_partition_list_t *);
@@ -293,7 +300,7 @@ static PyObject *Consumer_assignment(Handle *self, PyObject *unused) {
     rd_kafka_topic_partition_list_t *c = NULL;
     rd_kafka_resp_err_t err = rd_kafka_assignment(self->rk, &c);
     if (err)
-        return cfl_raise(self->st, err, NULL);
+        return cfl_raise_prefixed(self->st, err, "Failed to get assignment");
     PyObject *list = cfl_tp_list_from_c(self->st, c);
     rd_kafka_topic_partition_list_destroy(c);
     return list;
@@ -465,6 +472,28 @@ int cfl_consumer_num_messages(PyObject *obj, Py_ssize_t dflt, Py_ssize_t *out) {
     return 0;
 }
 
+/* consume()'s num_messages, read as confluent-kafka 2.x reads it: an unsigned C int (any int is
+ * taken modulo 2**32, so -1 is out of range; None or a float is the usual TypeError), 0 to 1M. */
+static int consume_count(PyObject *obj, Py_ssize_t *out) {
+    unsigned long n = 1;
+    if (obj != NULL) {
+        if (!PyLong_Check(obj) && !PyIndex_Check(obj)) {
+            PyErr_Format(PyExc_TypeError, "'%.200s' object cannot be interpreted as an integer", Py_TYPE(obj)->tp_name);
+            return -1;
+        }
+        n = PyLong_AsUnsignedLongMask(obj);
+        if (n == (unsigned long)-1 && PyErr_Occurred())
+            return -1;
+        n &= 0xffffffffUL;
+    }
+    if (n > CFL_CONSUME_MAX) {
+        PyErr_SetString(PyExc_ValueError, "num_messages must be between 0 and 1000000 (1M)");
+        return -1;
+    }
+    *out = (Py_ssize_t)n;
+    return 0;
+}
+
 static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PyObject *a[2];
     int timeout_ms;
@@ -472,8 +501,10 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
         cfl_timeout_ms(a[1], &timeout_ms) < 0)
         return NULL;
     Py_ssize_t n;
-    if (cfl_consumer_num_messages(a[0], 1, &n) < 0 || check(self) < 0)
+    if (consume_count(a[0], &n) < 0 || check(self) < 0)
         return NULL;
+    if (n == 0)
+        return PyList_New(0);
     /* consume() waits for the whole batch (or the timeout), as librdkafka's batch call does. */
     return cfl_consumer_fetch(self, n, timeout_ms);
 }
@@ -548,7 +579,7 @@ static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs)
         rd_kafka_resp_err_t err = rd_kafka_commit(self->rk, c, 1);
         if (c != NULL)
             rd_kafka_topic_partition_list_destroy(c);
-        return raise_if(self, err);
+        return raise_prefixed_if(self, err, "Commit failed");
     }
     /* Synchronous: wait for the result event on a private queue, interruptibly. */
     EventCtx ec = {.q = rd_kafka_queue_new(self->rk)};
@@ -557,11 +588,11 @@ static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs)
         rd_kafka_topic_partition_list_destroy(c);
     PyObject *result = NULL;
     if (err) {
-        cfl_raise(self->st, err, NULL);
+        cfl_raise_prefixed(self->st, err, "Commit failed");
     } else if (cfl_serve(self, -1, event_step, &ec, NULL) >= 0 && ec.ev != NULL) {
         err = rd_kafka_event_error(ec.ev);
         if (err)
-            cfl_raise(self->st, err, rd_kafka_event_error_string(ec.ev));
+            cfl_raise_prefixed(self->st, err, "Commit failed");
         else
             result = cfl_tp_list_from_c(self->st, rd_kafka_event_topic_partition_list(ec.ev));
     }
@@ -588,13 +619,14 @@ static PyObject *Consumer_store_offsets(Handle *self, PyObject *args, PyObject *
     for (int i = 0; !err && i < c->cnt; i++)
         err = c->elems[i].err;
     rd_kafka_topic_partition_list_destroy(c);
-    return raise_if(self, err);
+    return raise_prefixed_if(self, err, "StoreOffsets failed");
 }
 
 /* committed/offsets_for_times: a blocking list query with the GIL released. */
 typedef rd_kafka_resp_err_t (*query_fn)(rd_kafka_t *, rd_kafka_topic_partition_list_t *, int);
 
-static PyObject *list_query(Handle *self, PyObject *args, PyObject *kwargs, const char *fmt, query_fn fn) {
+static PyObject *list_query(Handle *self, PyObject *args, PyObject *kwargs, const char *fmt, query_fn fn,
+                            const char *what) {
     static char *kwlist[] = {"partitions", "timeout", NULL};
     PyObject *partitions, *t = NULL;
     int timeout_ms;
@@ -606,13 +638,13 @@ static PyObject *list_query(Handle *self, PyObject *args, PyObject *kwargs, cons
         return NULL;
     rd_kafka_resp_err_t err;
     CFL_BLOCKING(self, err = fn(self->rk, c, timeout_ms));
-    PyObject *result = err ? cfl_raise(self->st, err, NULL) : cfl_tp_list_from_c(self->st, c);
+    PyObject *result = err ? cfl_raise_prefixed(self->st, err, what) : cfl_tp_list_from_c(self->st, c);
     rd_kafka_topic_partition_list_destroy(c);
     return result;
 }
 
 static PyObject *Consumer_committed(Handle *self, PyObject *args, PyObject *kwargs) {
-    return list_query(self, args, kwargs, "O|O:committed", rd_kafka_committed);
+    return list_query(self, args, kwargs, "O|O:committed", rd_kafka_committed, "Failed to get committed offsets");
 }
 
 static rd_kafka_resp_err_t offsets_for_times(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c, int t) {
@@ -620,7 +652,7 @@ static rd_kafka_resp_err_t offsets_for_times(rd_kafka_t *rk, rd_kafka_topic_part
 }
 
 static PyObject *Consumer_offsets_for_times(Handle *self, PyObject *args, PyObject *kwargs) {
-    return list_query(self, args, kwargs, "O|O:offsets_for_times", offsets_for_times);
+    return list_query(self, args, kwargs, "O|O:offsets_for_times", offsets_for_times, "Failed to get offsets");
 }
 
 static PyObject *Consumer_position(Handle *self, PyObject *partitions) {
@@ -630,7 +662,8 @@ static PyObject *Consumer_position(Handle *self, PyObject *partitions) {
     if (c == NULL)
         return NULL;
     rd_kafka_resp_err_t err = rd_kafka_position(self->rk, c);
-    PyObject *result = err ? cfl_raise(self->st, err, NULL) : cfl_tp_list_from_c(self->st, c);
+    PyObject *result = err ? cfl_raise_prefixed(self->st, err, "Failed to get position")
+                           : cfl_tp_list_from_c(self->st, c);
     rd_kafka_topic_partition_list_destroy(c);
     return result;
 }
@@ -653,10 +686,15 @@ static PyObject *Consumer_seek(Handle *self, PyObject *partition) {
     rd_kafka_error_t *error;
     CFL_BLOCKING(self, error = rd_kafka_seek_partitions(self->rk, c, -1));
     rd_kafka_resp_err_t err = c->cnt > 0 ? c->elems[0].err : RD_KAFKA_RESP_ERR_NO_ERROR;
+    int64_t offset = c->cnt > 0 ? c->elems[0].offset : RD_KAFKA_OFFSET_INVALID;
     rd_kafka_topic_partition_list_destroy(c);
-    if (error != NULL)
-        return cfl_raise_rd(self->st, error);
-    return raise_if(self, err);
+    if (error != NULL) {
+        err = rd_kafka_error_code(error);
+        rd_kafka_error_destroy(error);
+    }
+    if (err)
+        return cfl_raise_fmt(self->st, err, "Failed to seek to offset %lld: %s", (long long)offset, cfl_err_text(err));
+    Py_RETURN_NONE;
 }
 
 /* pause()/resume(): librdkafka's call, then the same change to the paused set. A partition this
@@ -669,6 +707,8 @@ static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
     if (c == NULL)
         return NULL;
     rd_kafka_resp_err_t err = pause ? rd_kafka_pause_partitions(self->rk, c) : rd_kafka_resume_partitions(self->rk, c);
+    /* Like confluent-kafka 2.x, only the call's own result counts: a partition that is not
+     * assigned (its element's err) is not an error. */
     if (!err && pause && self->paused == NULL && (self->paused = PySet_New(NULL)) == NULL) {
         rd_kafka_topic_partition_list_destroy(c);
         return NULL;
@@ -685,7 +725,7 @@ static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
         }
     }
     rd_kafka_topic_partition_list_destroy(c);
-    return raise_if(self, err);
+    return raise_prefixed_if(self, err, pause ? "Failed to pause partitions" : "Failed to resume partitions");
 }
 
 static PyObject *Consumer_pause(Handle *self, PyObject *partitions) { return pause_resume(self, partitions, 1); }
@@ -713,7 +753,7 @@ static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, Py
     static char *kwlist[] = {"partition", "timeout", "cached", NULL};
     PyObject *partition, *t = NULL;
     int cached = 0, timeout_ms;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:get_watermark_offsets", kwlist, &partition, &t, &cached) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Oi:get_watermark_offsets", kwlist, &partition, &t, &cached) ||
         cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
         return NULL;
     if (!PyObject_TypeCheck(partition, self->st->TopicPartitionType)) {
@@ -733,7 +773,7 @@ static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, Py
                                                                   timeout_ms));
     }
     if (err)
-        return cfl_raise(self->st, err, NULL);
+        return cfl_raise_prefixed(self->st, err, "Failed to get watermark offsets");
     return Py_BuildValue("(LL)", (long long)lo, (long long)hi);
 }
 
@@ -912,7 +952,7 @@ static PyObject *Consumer_exit(Handle *self, PyObject *args) {
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    Py_RETURN_FALSE;
+    Py_RETURN_NONE; /* an exception from the block goes on */
 }
 
 static int Consumer_init(Handle *self, PyObject *args, PyObject *kwargs) {

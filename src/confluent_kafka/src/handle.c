@@ -467,8 +467,10 @@ static void log_cb(const rd_kafka_t *rk, int level, const char *fac, const char 
     CbGil g;
     cfl_cb_enter(h, &g);
     if (!h->no_callbacks && h->logger != NULL && cfl_cb_may_call(&g)) {
-        PyObject *res = PyObject_CallMethod(h->logger, "log", "isss", python_log_level(level),
-                                            "%s: %s", fac, buf);
+        /* logger.log(level, "%s [%s] %s", facility, client name, text): a LogRecord whose
+         * message reads "FAIL [rdkafka#producer-1] [thrd:...]: ...". */
+        PyObject *res = PyObject_CallMethod(h->logger, "log", "issss", python_log_level(level), "%s [%s] %s",
+                                            fac, rd_kafka_name(rk), buf);
         if (res == NULL)
             cfl_cb_failed((rd_kafka_t *)rk, &g, h->logger);
         else
@@ -592,12 +594,42 @@ static int peeking_is_safe(rd_kafka_conf_t *conf) {
     return no_plugins && rd_kafka_version() < 0x03000000;
 }
 
+/* 0 for a Producer, 1 for a Consumer (or subclasses), -1 for another client type (AdminClient),
+ * whose lifecycle texts are its own. */
+static int client_type(Handle *h) {
+    cfl_state *st = h->st;
+    if (st == NULL)
+        return -1;
+    if (PyObject_TypeCheck((PyObject *)h, st->ProducerType))
+        return 0;
+    if (PyObject_TypeCheck((PyObject *)h, st->ConsumerType))
+        return 1;
+    return -1;
+}
+
+/* What a client that was closed (or never initialised) keeps: nothing of its last life. */
+static void handle_reset(Handle *h) {
+    cfl_handle_clear(h);
+    h->closed = h->closing = h->close_flushing = h->in_transaction = 0;
+    h->no_callbacks = h->oauth_state = h->rebalance_assigned = h->dr_only_error = 0;
+    h->iter_timeout_ms = -1;
+    h->fork_generation = fork_generation;
+}
+
 int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
                      void (*before_new)(Handle *, rd_kafka_conf_t *)) {
-    if (h->rk != NULL || h->closed) {
-        PyErr_Format(PyExc_RuntimeError, "%s is already initialized", Py_TYPE(h)->tp_name);
+    int type = client_type(h);
+    if (h->rk != NULL || (h->closed && type < 0)) {
+        if (type == 0)
+            PyErr_SetString(PyExc_RuntimeError, "Producer already __init__:ialized");
+        else if (type == 1)
+            PyErr_SetString(PyExc_RuntimeError, "Consumer already initialized");
+        else
+            PyErr_Format(PyExc_RuntimeError, "%s is already initialized", Py_TYPE(h)->tp_name);
         return -1;
     }
+    if (h->closed)
+        handle_reset(h); /* a closed Producer or Consumer may be initialised again, as in confluent-kafka 2.x */
     h->kind = kind;
     rd_kafka_conf_t *conf = cfl_conf_build(h, h->st, args, kwargs);
     if (conf == NULL)
@@ -612,7 +644,11 @@ int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *
     Py_END_ALLOW_THREADS
     if (rk == NULL) {
         rd_kafka_conf_destroy(conf); /* still ours when rd_kafka_new fails */
-        cfl_raise(h->st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
+        if (type < 0)
+            cfl_raise(h->st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
+        else
+            cfl_raise_fmt(h->st, RD_KAFKA_RESP_ERR__INVALID_ARG, "Failed to create %s: %s",
+                          type == 0 ? "producer" : "consumer", errstr);
         return -1;
     }
     h->rk = rk;
@@ -696,16 +732,26 @@ int cfl_handle_started(Handle *h) {
 
 /* ---- lifetime --------------------------------------------------------------------------- */
 
-int cfl_handle_check(Handle *h) {
-    if (h->rk == NULL) {
-        if (h->closed)
-            PyErr_SetString(PyExc_RuntimeError, h->kind == RD_KAFKA_PRODUCER ? "Producer has been closed"
-                                                                             : "Consumer closed");
-        else
-            PyErr_Format(PyExc_RuntimeError, "%s is not initialized (was __init__ called?)",
-                         Py_TYPE(h)->tp_name);
-        return -1;
-    }
+/* A client without an rd_kafka_t (closed, never initialised, or whose __init__ failed): the
+ * RuntimeError confluent-kafka 2.x raises for it. `common`: a method every client type has. */
+static int not_usable(Handle *h, int common) {
+    int type = client_type(h);
+    if (common && type >= 0)
+        PyErr_SetString(PyExc_RuntimeError, "Handle has been closed");
+    else if (type == 1)
+        PyErr_SetString(PyExc_RuntimeError, "Consumer closed");
+    else if (type == 0)
+        PyErr_SetString(PyExc_RuntimeError, "Producer has been closed");
+    else if (h->closed)
+        PyErr_Format(PyExc_RuntimeError, "%s has been closed", kind_name(h));
+    else
+        PyErr_Format(PyExc_RuntimeError, "%s is not initialized (was __init__ called?)", Py_TYPE(h)->tp_name);
+    return -1;
+}
+
+static int handle_check(Handle *h, int common) {
+    if (h->rk == NULL)
+        return not_usable(h, common);
     if (h->closing && call_find(h) == NULL) {
         /* Only the closing thread's own callbacks (e.g. a commit in on_revoke) may still call. */
         PyErr_Format(PyExc_RuntimeError, "%s is being closed", kind_name(h));
@@ -720,6 +766,10 @@ int cfl_handle_check(Handle *h) {
     }
     return 0;
 }
+
+int cfl_handle_check(Handle *h) { return handle_check(h, 0); }
+
+int cfl_handle_check_common(Handle *h) { return handle_check(h, 1); }
 
 #ifndef _WIN32
 static void *destroy_in_thread(void *rk) {
@@ -873,7 +923,7 @@ PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *k
     const char *username, *password;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "ss:set_sasl_credentials", kwlist, &username, &password))
         return NULL;
-    if (cfl_handle_check(h) < 0)
+    if (cfl_handle_check_common(h) < 0)
         return NULL;
     rd_kafka_error_t *error;
     CFL_BLOCKING(h, error = rd_kafka_sasl_set_credentials(h->rk, username, password));
@@ -889,9 +939,26 @@ PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *k
 }
 
 PyObject *cfl_handle_enter(Handle *h, PyObject *unused) {
-    if (cfl_handle_check(h) < 0)
+    return Py_NewRef(h); /* even a closed client: with-statements around one are harmless */
+}
+
+PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"timeout", NULL};
+    PyObject *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0 ||
+        cfl_handle_check_common(h) < 0)
         return NULL;
-    return Py_NewRef(h);
+    char *id;
+    CFL_BLOCKING(h, id = rd_kafka_clusterid(h->rk, timeout_ms));
+    if (id == NULL)
+        return cfl_raise_fmt(h->st, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                             "Failed to retrieve cluster id: %s. The broker must support KIP-78 (>= 0.10.1) "
+                             "for the cluster id to be available.",
+                             cfl_err_text(RD_KAFKA_RESP_ERR__TIMED_OUT));
+    PyObject *s = PyUnicode_FromString(id);
+    rd_kafka_mem_free(h->rk, id);
+    return s;
 }
 
 PyObject *cfl_handle_reduce(Handle *h, PyObject *unused) {

@@ -123,8 +123,11 @@ int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t
         Py_END_ALLOW_THREADS(h)->active--;                                                        \
     } while (0)
 
-/* Raise RuntimeError if the client is closed or was created before a fork(). Returns -1 then. */
+/* Raise RuntimeError if the client is closed (or was never initialised) or was created before a
+ * fork(). Returns -1 then. The _common form is for the methods every client type shares
+ * (list_topics, cluster_id, set_sasl_credentials), whose closed-client text is the same for all. */
 int cfl_handle_check(Handle *h);
+int cfl_handle_check_common(Handle *h);
 
 /* How a librdkafka callback holds the GIL: through the waiting call on this thread (whose
  * earlier delivery reports it hands over first, to keep order), or through PyGILState on
@@ -173,6 +176,7 @@ int cfl_handle_clear(Handle *h);
 void cfl_handle_dealloc(Handle *h);
 PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *kwargs);
 PyObject *cfl_handle_enter(Handle *h, PyObject *unused);
+PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs);
 PyObject *cfl_handle_reduce(Handle *h, PyObject *unused);
 PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metadata.c */
 
@@ -181,6 +185,11 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
     {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics, METH_VARARGS | METH_KEYWORDS,   \
      "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, "  \
      "topics and partitions (one topic if given)."},                                               \
+    {"cluster_id", (PyCFunction)(void (*)(void))cfl_handle_cluster_id, METH_VARARGS | METH_KEYWORDS, \
+     "cluster_id($self, /, timeout=-1)\n--\n\nThe id of the cluster, from broker metadata (brokers " \
+     ">= 0.10.1, KIP-78).\n\n:param float timeout: seconds to wait for the metadata; -1 waits as long " \
+     "as it takes.\n:returns: the cluster id\n:rtype: str\n:raises ~confluent_kafka.KafkaException: _TIMED_OUT when no " \
+     "broker answered in time."},                                                                   \
     {"set_sasl_credentials", (PyCFunction)(void (*)(void))cfl_handle_set_sasl_credentials,        \
      METH_VARARGS | METH_KEYWORDS,                                                                 \
      "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM "      \

@@ -111,7 +111,7 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs) {
     PyObject *topic = Py_None, *t = NULL;
     int timeout_ms;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:list_topics", kwlist, &topic, &t) ||
-        cfl_timeout_ms(t, &timeout_ms) < 0 || cfl_handle_check(h) < 0)
+        cfl_timeout_ms(t, &timeout_ms) < 0 || cfl_handle_check_common(h) < 0)
         return NULL;
     if (topic != Py_None && !PyUnicode_Check(topic)) {
         PyErr_Format(PyExc_TypeError, "topic must be str or None, not %.100s", Py_TYPE(topic)->tp_name);
@@ -134,7 +134,7 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs) {
     if (rkt != NULL)
         rd_kafka_topic_destroy(rkt);
     if (err)
-        return cfl_raise(h->st, err, NULL);
+        return cfl_raise_prefixed(h->st, err, "Failed to get metadata");
     PyObject *result = cluster_of(h, mod, md);
     rd_kafka_metadata_destroy(md);
     return result;

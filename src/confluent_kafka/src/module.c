@@ -40,13 +40,53 @@ cfl_state *cfl_state_from_type(PyTypeObject *type) {
     return module != NULL ? cfl_get_state(module) : NULL;
 }
 
+/* The error CPython's own argument parser gives for these arguments (PyArg_ParseTupleAndKeywords
+ * without a function name, as confluent-kafka 2.x parses them): called once our parser has found
+ * a problem, so callers see the same TypeError text whichever parser they met. */
+static void parse_error(cfl_state *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                        const enum cfl_kw *params, int nparams, int nrequired) {
+    char fmt[40], *kwlist[16];
+    PyObject *out[16];
+    if (nparams > 15 || nparams + 2 > (int)sizeof(fmt))
+        return;
+    int f = 0;
+    for (int i = 0; i < nparams; i++) {
+        if (i == nrequired)
+            fmt[f++] = '|';
+        fmt[f++] = 'O';
+        if ((kwlist[i] = (char *)PyUnicode_AsUTF8(st->kw[params[i]])) == NULL)
+            return;
+    }
+    if (nrequired >= nparams)
+        fmt[f++] = '|';
+    fmt[f] = '\0';
+    kwlist[nparams] = NULL;
+    PyObject *tuple = PyTuple_New(nargs), *dict = NULL;
+    for (Py_ssize_t i = 0; tuple != NULL && i < nargs; i++)
+        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (tuple != NULL && nkw > 0) {
+        dict = PyDict_New();
+        for (Py_ssize_t k = 0; dict != NULL && k < nkw; k++)
+            if (PyDict_SetItem(dict, PyTuple_GET_ITEM(kwnames, k), args[nargs + k]) < 0)
+                Py_CLEAR(dict);
+        if (dict == NULL)
+            Py_CLEAR(tuple);
+    }
+    if (tuple != NULL) {
+        /* Up to 15 'O' slots, as many as the format names. */
+        PyArg_ParseTupleAndKeywords(tuple, dict, fmt, kwlist, &out[0], &out[1], &out[2], &out[3], &out[4],
+                                    &out[5], &out[6], &out[7], &out[8], &out[9], &out[10], &out[11], &out[12],
+                                    &out[13], &out[14]);
+    }
+    Py_XDECREF(tuple);
+    Py_XDECREF(dict);
+}
+
 int cfl_parse_args(cfl_state *st, const char *fname, PyObject *const *args, Py_ssize_t nargs,
                    PyObject *kwnames, const enum cfl_kw *params, int nparams, int nrequired, PyObject **out) {
-    if (nargs > nparams) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d positional arguments (%zd given)", fname, nparams,
-                     nargs);
-        return -1;
-    }
+    if (nargs > nparams)
+        goto fail;
     for (int i = 0; i < nparams; i++)
         out[i] = i < nargs ? args[i] : NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -59,33 +99,27 @@ int cfl_parse_args(cfl_state *st, const char *fname, PyObject *const *args, Py_s
         for (int i = 0; i < nparams && found < 0; i++)
             if (PyUnicode_Compare(name, st->kw[params[i]]) == 0)
                 found = i;
-        if (found < 0) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, name);
-            return -1;
-        }
-        if (out[found] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", fname, name);
-            return -1;
-        }
+        if (found < 0 || out[found] != NULL)
+            goto fail;
         out[found] = args[nargs + k];
     }
     for (int i = 0; i < nrequired; i++)
-        if (out[i] == NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%U'", fname, st->kw[params[i]]);
-            return -1;
-        }
+        if (out[i] == NULL)
+            goto fail;
     return 0;
+fail:
+    parse_error(st, args, nargs, kwnames, params, nparams, nrequired);
+    if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "%s() got arguments it does not take", fname);
+    return -1;
 }
 
 int cfl_timeout_ms(PyObject *obj, int *out_ms) {
     *out_ms = -1;
     if (obj == NULL || obj == Py_None)
         return 0;
-    if (!PyLong_Check(obj) && !PyFloat_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "timeout must be a number of seconds or None, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
+    /* Any real number, as float() takes it; the TypeError for anything else is float's own
+     * ("must be real number, not str"). */
     double s = PyFloat_AsDouble(obj);
     if (s == -1.0 && PyErr_Occurred())
         return -1;

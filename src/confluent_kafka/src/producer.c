@@ -104,13 +104,12 @@ int cfl_produce_enqueue(Handle *h, cfl_state *st, rd_kafka_topic_t *rkt, int32_t
     if (hdrs != NULL)
         rd_kafka_headers_destroy(hdrs); /* still ours when the call failed */
     *rd_err = rd_kafka_error_code(error);
-    if (*rd_err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-        PyErr_Format(PyExc_BufferError, "%s: serve delivery reports with poll() or flush() to make room",
-                     rd_kafka_error_string(error));
-        rd_kafka_error_destroy(error);
-    } else {
-        cfl_raise_rd(st, error);
-    }
+    rd_kafka_error_destroy(error);
+    if (*rd_err == RD_KAFKA_RESP_ERR__QUEUE_FULL)
+        /* The queue empties as poll() or flush() serve delivery reports. */
+        PyErr_SetString(PyExc_BufferError, cfl_err_text(*rd_err));
+    else
+        cfl_raise_prefixed(st, *rd_err, "Unable to produce message");
     return -1;
 }
 
@@ -312,7 +311,11 @@ static PyObject *Producer_purge(Handle *self, PyObject *args, PyObject *kwargs) 
     Py_RETURN_NONE;
 }
 
+/* Messages and requests not yet delivered; 0 for a closed client (or a subclass whose __init__
+ * never ran: wrappers such as OpenTelemetry's ProxiedProducer forward to another producer). */
 static Py_ssize_t Producer_len(Handle *self) {
+    if (self->rk == NULL)
+        return 0;
     if (cfl_handle_check(self) < 0)
         return -1;
     return rd_kafka_outq_len(self->rk);
@@ -340,7 +343,9 @@ static PyObject *close_impl(Handle *self, int timeout_ms) {
             rd_kafka_error_destroy(error);
         self->in_transaction = 0;
     }
-    /* Deliver what can be delivered; a raising callback stops close() (call it again). */
+    /* Deliver what can be delivered. A callback that raises (or Ctrl-C) ends the delivering:
+     * the client is closed all the same, the reports not yet handed over are dropped, and close()
+     * raises that exception, as in confluent-kafka 2.x. */
     self->close_flushing = 1;
     int rc = flush_all(self, timeout_ms);
     if (rc == 0 && rd_kafka_outq_len(self->rk) > 0) {
@@ -349,10 +354,13 @@ static PyObject *close_impl(Handle *self, int timeout_ms) {
         rc = cfl_serve(self, 1000, flush_step, NULL, NULL);
     }
     self->close_flushing = 0;
-    if (rc < 0)
-        return NULL;
+    PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
     cfl_handle_destroy(self);
     self->closed = 1;
+    if (exc != NULL) {
+        CFL_RESTORE_EXC(exc);
+        return NULL;
+    }
     Py_RETURN_TRUE;
 }
 
@@ -370,7 +378,7 @@ static PyObject *Producer_exit(Handle *self, PyObject *args) {
     if (r == NULL)
         return NULL;
     Py_DECREF(r);
-    Py_RETURN_FALSE;
+    Py_RETURN_NONE; /* an exception from the block goes on */
 }
 
 /* ---- transactions ----------------------------------------------------------------------- */
