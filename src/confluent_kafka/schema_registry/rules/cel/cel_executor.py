@@ -203,15 +203,19 @@ def _is_repeated_fd(fd: Any) -> bool:
 
 
 def _proto_field_to_cel(msg: Any, fd: Any) -> Any:
-    value = getattr(msg, fd.name)
+    if not _is_repeated_fd(fd) and fd.message_type is not None and not msg.HasField(fd.name):
+        return None
+    return _proto_field_value_to_cel(getattr(msg, fd.name), fd)
+
+
+def _proto_field_value_to_cel(value: Any, fd: Any) -> Any:
+    """A field's whole value (a repeated field's list, a map field's map) as CEL sees it."""
     if _is_repeated_fd(fd):
         if _is_map_fd(fd):
             key_fd, value_fd = fd.message_type.fields_by_name["key"], fd.message_type.fields_by_name["value"]
             return celtypes.MapType({_proto_scalar_to_cel(k, key_fd): _proto_scalar_to_cel(v, value_fd)
                                      for k, v in value.items()})
         return celtypes.ListType([_proto_scalar_to_cel(v, fd) for v in value])
-    if fd.message_type is not None and not msg.HasField(fd.name):
-        return None
     return _proto_scalar_to_cel(value, fd)
 
 
