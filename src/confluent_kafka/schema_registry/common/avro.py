@@ -18,6 +18,7 @@ from fastavro.schema import expand_schema, load_schema
 from fastavro.validation import validate as avro_validate
 
 from ...serialization import SerializationContext, SerializationError
+from ..confluent.type.variant_utils import Variant
 from .schema_registry_client import Schema
 from .schema_registry_client import RuleKind, RuleMode, RulePhase
 from .serde import (
@@ -42,6 +43,30 @@ from .serde import (
     wrap_error,
     writer_schema_op,
 )
+
+# The Avro ``variant`` logical type: a record of ``metadata`` and ``value`` bytes holding a
+# Variant. Such a field reads as a :class:`Variant` and a Variant writes as that record (fastavro
+# names logical types "<avro type>-<logicalType>").
+
+
+def _variant_from_avro(data: Dict[str, Any], writer_schema: Any, reader_schema: Any = None) -> Variant:
+    return Variant(bytes(data["value"]), bytes(data["metadata"]))
+
+
+def _variant_to_avro(data: Any, schema: Any) -> Any:
+    if isinstance(data, Variant):
+        return {"metadata": data.metadata, "value": data.standalone_value_bytes()}
+    return data
+
+
+try:
+    from fastavro import read as _fastavro_read
+    from fastavro import write as _fastavro_write
+
+    _fastavro_read.LOGICAL_READERS["record-variant"] = _variant_from_avro
+    _fastavro_write.LOGICAL_WRITERS["record-variant"] = _variant_to_avro
+except (ImportError, AttributeError):  # pragma: no cover - a fastavro without these tables
+    pass
 
 __all__ = ["AVRO_TYPE", "AvroSchema", "AvroMessage", "LocalSchemaRepository", "parse_schema_with_repo",
            "transform", "validate_message", "get_type", "get_inline_tags", "_schema_loads", "_ContextStringIO"]

@@ -44,6 +44,7 @@ from ...serialization import SerializationContext, SerializationError
 from ..confluent import meta_pb2
 from ..confluent.type import decimal_pb2, variant_pb2
 from ..confluent.type.decimal_utils import unscaled_to_bytes
+from ..confluent.type.variant_utils import Variant
 from ..confluent.types import decimal_pb2 as legacy_decimal_pb2
 from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema, SchemaReference
 from .serde import (
@@ -72,7 +73,7 @@ from .serde import (
 __all__ = ["_bytes", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto", "_init_pool",
            "transform", "_transform_field", "_set_field", "validate_message", "get_type", "is_map_field",
            "_is_repeated", "get_inline_tags", "_disjoint", "_is_builtin", "decimal_to_protobuf",
-           "protobuf_to_decimal"]
+           "protobuf_to_decimal", "variant_to_protobuf", "protobuf_to_variant"]
 
 PROTOBUF_TYPE = "PROTOBUF"
 
@@ -306,6 +307,26 @@ def protobuf_to_decimal(value: Any) -> Decimal:
 
 
 # -- schemas ---------------------------------------------------------------------------------------
+
+
+def variant_to_protobuf(value: Variant) -> Any:
+    """A Variant as a ``confluent.type.Variant`` message (its own value bytes, for a value
+    navigated to inside another).
+
+    :param value: the Variant.
+    :returns: the message.
+    """
+    return variant_pb2.Variant(metadata=value.metadata, value=value.standalone_value_bytes())
+
+
+def protobuf_to_variant(value: Any) -> Variant:
+    """A ``confluent.type.Variant`` message as a Variant.
+
+    :param value: the message.
+    :returns: the Variant.
+    :raises VariantError: for empty or unknown-version metadata.
+    """
+    return Variant(value.value, value.metadata)
 
 
 def resolve_named_schemas_op(schema: Schema, pool: DescriptorPool, visited: Optional[Set[str]] = None) -> SerdeOp:
