@@ -529,7 +529,7 @@ class SerdeConfig:
         self.use_latest_with_metadata: Optional[Dict[str, str]] = c.pop("use.latest.with.metadata")
         if self.use_latest_with_metadata is not None and not isinstance(self.use_latest_with_metadata, dict):
             raise ValueError("use.latest.with.metadata must be a dict value")
-        self.strategy, self.strategy_conf = subject_name_strategy(
+        self.strategy, self.strategy_conf = resolve_subject_name_strategy(
             c.pop("subject.name.strategy.type"), c.pop("subject.name.strategy.conf"), c.pop("subject.name.strategy"),
             associated)
         key = "schema.id.serializer" if serializer else "schema.id.deserializer"
@@ -552,8 +552,8 @@ class SerdeConfig:
             raise ValueError("Unrecognized properties: {}".format(", ".join(c.keys())))
 
 
-def subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any,
-                          associated: Optional[Callable[[], Any]] = None) -> Tuple[Any, Any]:
+def resolve_subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any,
+                                  associated: Optional[Callable[[], Any]] = None) -> Tuple[Any, Any]:
     """The subject name strategy a serde is configured with: ``strategy`` (a callable) if
     given, else the one ``kind`` names, else the associated strategy.
 
@@ -711,7 +711,7 @@ class SerdeBase(RuleRunner):
         :param subject_name_strategy: the callable.
         :raises ValueError: for a strategy that is not callable, or an unknown or NONE type.
         """
-        self._conf.strategy, self._conf.strategy_conf = subject_name_strategy(
+        self._conf.strategy, self._conf.strategy_conf = resolve_subject_name_strategy(
             subject_name_strategy_type, subject_name_strategy_conf, subject_name_strategy,
             self._new_associated_strategy)
 
