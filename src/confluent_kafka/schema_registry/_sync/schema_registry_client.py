@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Literal, Optional, Union
 
 from ..common._client_ops import ClientOps, Op
 from ..common._httpx_compat import httpx
-from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, urlencode
+from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, TokenCall, TokenSleep, urlencode
 from ..common.schema_registry_client import (
     Association,
     AssociationCreateOrUpdateRequest,
@@ -33,6 +33,19 @@ class _RestClient:
         self.base_urls = settings.base_urls
         self.session = httpx.Client(verify=settings.verify, auth=settings.auth, proxy=settings.proxy,
                                     timeout=settings.timeout)
+        self._token_session: Optional[Any] = None
+
+    def send_token_request(self, call: TokenCall) -> Any:
+        """Send a request to an OAuth token endpoint, on a session of its own (made on first use)."""
+        if self._token_session is None:
+            self._token_session = httpx.Client()
+        return self._token_session.request(call.method, call.url, headers=call.headers, content=call.content)
+
+    def close(self) -> None:
+        """Close the sessions."""
+        self.session.close()
+        if self._token_session is not None:
+            self._token_session.close()
 
 
 class SchemaRegistryClient:
@@ -95,7 +108,9 @@ class SchemaRegistryClient:
             try:
                 if isinstance(effect, HttpCall):
                     value = self._send(effect)
-                elif isinstance(effect, Sleep):
+                elif isinstance(effect, TokenCall):
+                    value = self._rest_client.send_token_request(effect)
+                elif isinstance(effect, (Sleep, TokenSleep)):
                     time.sleep(effect.seconds)
                 elif isinstance(effect, BearerFields):
                     value = effect.provider.get_bearer_fields()
@@ -120,7 +135,11 @@ class SchemaRegistryClient:
         """Close the HTTP session; the client cannot make requests afterwards. Safe to call
         more than once."""
         if self._rest_client is not None:
-            self._rest_client.session.close()
+            closer = getattr(self._rest_client, "close", None)
+            if closer is not None:
+                closer()
+            else:
+                self._rest_client.session.close()
 
     def config(self) -> Dict[str, Any]:
         """The configuration the client was made with.
