@@ -70,6 +70,10 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
       the subject associated with the topic, else TOPIC), with ``subject.name.strategy.conf``.
     * ``schema.id.serializer`` -- how the id is framed (default: payload prefix).
     * ``validate.strict``, ``validate.strict.allow.default`` -- fastavro's strict checks.
+    * ``validation.rules.execution`` (DISABLED) -- evaluate the schema's inline validation rules
+      (``confluent:rules``) BEFORE_DOMAIN_RULES or AFTER_DOMAIN_RULES; a record failing any of
+      them raises one SerializationError listing every failure (``validation.rules.fail.fast``:
+      stop at the first); ``validation.rules.executor`` replaces the CEL executor.
 
     :param schema_registry_client: the client.
     :param schema_str: the Avro schema, as a declaration or a :class:`Schema` (with references).
@@ -77,11 +81,6 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
     :param conf: the configuration above.
     :param rule_conf: configuration given to the rule executors and actions (``configure``).
     :param rule_registry: where rules find their executors and actions (default: the global one).
-    * ``validation.rules.execution`` (DISABLED) -- evaluate the schema's inline validation rules
-      (``confluent:rules``) BEFORE_DOMAIN_RULES or AFTER_DOMAIN_RULES; a record failing any of
-      them raises one SerializationError listing every failure (``validation.rules.fail.fast``:
-      stop at the first); ``validation.rules.executor`` replaces the CEL executor.
-
     :raises ValueError: for a bad setting or an unknown key.
     """
 
@@ -99,7 +98,8 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
         :param obj: the value; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises SerializationError: when ``obj`` does not match the schema (also a TypeError or
+        :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` does not match the schema (also a
+            TypeError or
             ValueError, like upstream's fastavro errors).
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
@@ -141,7 +141,8 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: the record (a dict, or what ``from_dict`` makes of it).
-        :raises SerializationError: for a payload that is not framed, is truncated, names a
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated,
+            names a
             schema the registry does not hold, or does not decode.
         """
         return self._run(self._deserialize_op(data, ctx))

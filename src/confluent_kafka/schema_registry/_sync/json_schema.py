@@ -59,6 +59,9 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
       the subject associated with the topic, else TOPIC), with ``subject.name.strategy.conf``.
     * ``validate`` (True) -- validate each record against the schema before writing it.
     * ``schema.id.serializer`` -- how the id is framed (default: payload prefix).
+    * ``validation.rules.execution``, ``validation.rules.fail.fast``, ``validation.rules.executor``
+      -- the schema's inline validation rules (``confluent:rules``), as for
+      :class:`~confluent_kafka.schema_registry.avro.AvroSerializer`; failures name their JSON path.
 
     :param schema_str: the JSON Schema, as text or a :class:`Schema` (which may have references).
     :param schema_registry_client: the client.
@@ -68,7 +71,6 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
     :param rule_registry: where rules find their executors and actions (default: the global one).
     :param json_encode: the encoder (``obj -> str or bytes``); default: compact JSON, UTF-8.
     :raises ValueError: for a bad setting or an unknown key.
-    :raises NotImplementedError: for inline validation rules (``validation.rules.execution``).
     """
 
     _default_conf: Dict[str, Any] = {
@@ -102,7 +104,8 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
         :param obj: the value; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises SerializationError: when ``obj`` does not match the schema (naming the topic,
+        :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` does not match the schema (naming the
+            topic,
             schema, id and the failing value's path) or cannot be encoded as JSON.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
@@ -156,7 +159,8 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: the record (a dict, or what ``from_dict`` makes of it).
-        :raises SerializationError: for a payload that is not framed, is truncated or not JSON,
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated or
+            not JSON,
             names a schema the registry does not hold, or does not match the reader schema.
         """
         return self._run(self._deserialize_op(data, ctx))

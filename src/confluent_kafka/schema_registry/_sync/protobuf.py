@@ -59,6 +59,9 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
       files (default: :func:`~confluent_kafka.schema_registry.reference_subject_name_strategy`).
     * ``use.deprecated.format`` (False) -- True is refused: the format before message indexes
       were zig-zag encoded is no longer supported.
+    * ``validation.rules.execution``, ``validation.rules.fail.fast``, ``validation.rules.executor``
+      -- the inline validation rules of the schema's ``(confluent.message_meta)`` and
+      ``(confluent.field_meta)`` options, as for the Avro serializer.
 
     :param msg_type: the generated message class.
     :param schema_registry_client: the client.
@@ -98,7 +101,7 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
         :param message: an instance of the serializer's message type; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises SerializationError: for a message of another type (also a ValueError, as
+        :raises ~confluent_kafka.serialization.SerializationError: for a message of another type (also a ValueError, as
             upstream raises) or without a context to find the subject.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
@@ -147,7 +150,8 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: an instance of the message type.
-        :raises SerializationError: for a payload that is not framed, is truncated, names a
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated,
+            names a
             schema the registry does not hold or a message index its schema does not have, or
             does not decode.
         """

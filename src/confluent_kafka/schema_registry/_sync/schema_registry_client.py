@@ -56,9 +56,14 @@ class SchemaRegistryClient:
     * ``url`` * -- one URL, or several separated by commas (tried in turn). ``mock://NAME``
       makes an in-process registry (see :meth:`new_client`).
     * ``basic.auth.user.info`` -- ``user:password`` (or put them in the URL).
-    * ``bearer.auth.credentials.source`` -- ``STATIC_TOKEN`` (with ``bearer.auth.token``) or
-      ``CUSTOM`` (with ``bearer.auth.custom.provider.function``/``.config``); both need
-      ``bearer.auth.logical.cluster``, and ``bearer.auth.identity.pool.id`` is optional.
+    * ``bearer.auth.credentials.source`` -- ``STATIC_TOKEN`` (with ``bearer.auth.token``),
+      ``CUSTOM`` (with ``bearer.auth.custom.provider.function``/``.config``), ``OAUTHBEARER``
+      (the client credentials grant: ``bearer.auth.client.id``, ``bearer.auth.client.secret``,
+      ``bearer.auth.scope``, ``bearer.auth.issuer.endpoint.url``) or ``OAUTHBEARER_AZURE_IMDS``
+      (a managed identity's token: ``bearer.auth.issuer.endpoint.query``, and
+      ``bearer.auth.issuer.endpoint.url`` to replace Azure's metadata endpoint). All but CUSTOM
+      need ``bearer.auth.logical.cluster``; ``bearer.auth.identity.pool.id`` is optional. OAuth
+      tokens are fetched again when 80% of their lifetime has passed.
     * ``ssl.ca.location``, ``ssl.certificate.location``, ``ssl.key.location``,
       ``ssl.key.password`` -- TLS trust and client certificate (``ssl.ca.location=False``
       turns verification off).

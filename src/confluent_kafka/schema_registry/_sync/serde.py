@@ -74,7 +74,8 @@ class AssociatedNameStrategy:
             ``subject.name.strategy.fallback.type``.
         :returns: the subject name.
         :raises ValueError: when ``ctx`` is None.
-        :raises SerializationError: for several associated subjects, or none with fallback NONE.
+        :raises ~confluent_kafka.serialization.SerializationError: for several associated subjects, or none with
+            fallback NONE.
         """
         found: Optional[str] = run_sync(self._op(ctx, record_name, conf, schema_registry_client is not None),
                                         schema_registry_client)

@@ -183,7 +183,7 @@ def evaluate_validation_rule(executor: ValidationRuleExecutor, rule: ValidationR
     :param value: the value ``this`` is bound to.
     :param path: where the value is in the record.
     :param out: the failures so far.
-    :raises SerializationError: when the rule yields neither a bool nor a str.
+    :raises ~confluent_kafka.serialization.SerializationError: when the rule yields neither a bool nor a str.
     """
     try:
         result = executor.execute(rule, schema, value)
@@ -234,7 +234,7 @@ def raise_violations(violations: List[ValidationRuleError]) -> None:
     """Raise one :class:`SerializationError` listing every failure (nothing if none).
 
     :param violations: the failures.
-    :raises SerializationError: when there is at least one.
+    :raises ~confluent_kafka.serialization.SerializationError: when there is at least one.
     """
     if not violations:
         return

@@ -109,6 +109,10 @@ class LocalSchemaRepository(repository.AbstractSchemaRepository):
         self.schemas = schemas
 
     def load(self, subject: str) -> Any:
+        """The schema named ``subject``, or None.
+
+        :param subject: the schema's full name.
+        :returns: the parsed schema."""
         return self.schemas.get(subject)
 
 

@@ -160,7 +160,7 @@ def _str_to_proto(name: str, schema_str: str) -> descriptor_pb2.FileDescriptorPr
     :param name: the file name to give it (its reference name, or ``default`` for the root).
     :param schema_str: the base64 ``FileDescriptorProto``.
     :returns: the file.
-    :raises SerializationError: when it is not base64 or not a ``FileDescriptorProto``.
+    :raises ~confluent_kafka.serialization.SerializationError: when it is not base64 or not a ``FileDescriptorProto``.
     """
     try:
         serialized = base64.b64decode("".join(schema_str.split()).encode("ascii"), validate=True)
@@ -365,7 +365,7 @@ def _add_file(pool: DescriptorPool, proto: descriptor_pb2.FileDescriptorProto) -
 def _message_at(file: FileDescriptor, indexes: List[int]) -> Descriptor:
     """The message type at ``indexes`` in ``file``.
 
-    :raises SerializationError: for an index the file does not have.
+    :raises ~confluent_kafka.serialization.SerializationError: for an index the file does not have.
     """
     if not indexes:
         raise SerializationError("the payload names no message type (empty message indexes)")
@@ -763,7 +763,7 @@ def validate_message(executor: Optional[ValidationRuleExecutor], descriptor: Opt
     :param message: the message.
     :param fail_fast: stop at the first failure.
     :returns: every failure, located (``addr.zip``, ``items[3]``, ``labels["k"]``).
-    :raises SerializationError: when the message cannot be read through the schema.
+    :raises ~confluent_kafka.serialization.SerializationError: when the message cannot be read through the schema.
     """
     found: List[ValidationRuleError] = []
     if executor is None or descriptor is None or message is None:

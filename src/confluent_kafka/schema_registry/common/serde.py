@@ -163,6 +163,10 @@ class SchemaId:
     :param schema_id: the id.
     :param guid: the guid, as text.
     :param message_indexes: Protobuf message indexes.
+    :ivar id: the schema id (None when the guid is used).
+    :ivar guid: the schema guid, as a :class:`uuid.UUID`.
+    :ivar schema_type: the schema type.
+    :ivar message_indexes: the Protobuf message indexes.
     """
 
     __slots__ = ["schema_type", "id", "guid", "message_indexes"]
@@ -179,7 +183,7 @@ class SchemaId:
 
         :param payload: the framed bytes.
         :returns: ``payload``, positioned after the framing.
-        :raises SerializationError: for an unknown magic byte.
+        :raises ~confluent_kafka.serialization.SerializationError: for an unknown magic byte.
         """
         magic = struct.unpack(">b", payload.read(1))[0]
         if magic == _MAGIC_BYTE_V0:
@@ -196,7 +200,7 @@ class SchemaId:
         """The id framing: magic byte 0, the id as 4 big-endian bytes (and message indexes).
 
         :returns: the framing.
-        :raises SerializationError: when no id is set.
+        :raises ~confluent_kafka.serialization.SerializationError: when no id is set.
         """
         if self.id is None:
             raise SerializationError("Schema ID is not set")
@@ -210,7 +214,7 @@ class SchemaId:
         """The guid framing: magic byte 1 and the 16 guid bytes (and message indexes).
 
         :returns: the framing.
-        :raises SerializationError: when no guid is set.
+        :raises ~confluent_kafka.serialization.SerializationError: when no guid is set.
         """
         if self.guid is None:
             raise SerializationError("Schema GUID is not set")
@@ -385,7 +389,8 @@ def writer_schema_op(schema_id: "SchemaId", subject: Optional[str], fmt: Optiona
     """Fetch the schema a payload was written with, by id or guid.
 
     :returns: the :class:`Schema`.
-    :raises SerializationError: when the registry does not hold it (also a SchemaRegistryError).
+    :raises ~confluent_kafka.serialization.SerializationError: when the registry does not hold it (also a
+        SchemaRegistryError).
     """
     try:
         if schema_id.id is not None:
@@ -602,7 +607,7 @@ def cluster_id_op(conf: Optional[Dict[str, Any]], resolver: Optional[Callable[[]
     set, else what ``resolver`` returns (awaited on the async side), else ``-`` (any).
 
     :returns: the namespace.
-    :raises SerializationError: when the resolver fails or gives an empty id.
+    :raises ~confluent_kafka.serialization.SerializationError: when the resolver fails or gives an empty id.
     """
     configured = (conf or {}).get(KAFKA_CLUSTER_ID)
     if configured:
@@ -628,7 +633,8 @@ def associated_subject_op(ctx: SerializationContext, record_name: Optional[str],
 
     :param resolver: gives the Kafka cluster id (see :func:`cluster_id_op`).
     :returns: the subject name.
-    :raises SerializationError: for several associated subjects, or none with fallback NONE.
+    :raises ~confluent_kafka.serialization.SerializationError: for several associated subjects, or none with fallback
+        NONE.
     """
     fallback = SubjectNameStrategyType.TOPIC
     if not has_client:
