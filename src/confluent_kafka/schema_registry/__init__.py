@@ -188,7 +188,7 @@ def dual_schema_id_deserializer(payload: bytes, ctx: Optional[SerializationConte
         elif isinstance(ctx.headers, dict):
             found = ctx.headers.get(key)
     if found is not None:
-        schema_id.from_bytes(io.BytesIO(found))
+        schema_id.from_bytes(io.BytesIO(found))  # type: ignore[arg-type]  # a str header fails as upstream
         return io.BytesIO(payload)
     result: io.BytesIO = schema_id.from_bytes(io.BytesIO(payload))
     return result

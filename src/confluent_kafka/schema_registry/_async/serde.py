@@ -70,6 +70,7 @@ async def async_build_serde(schema_registry_client: Any, schema_registry_conf: O
     client = schema_registry_client
     owned = client is None and schema_registry_conf is not None
     if owned:
+        assert schema_registry_conf is not None
         client = AsyncSchemaRegistryClient.new_client(schema_registry_conf)
     try:
         serde = await construct(client)

@@ -217,7 +217,7 @@ class AvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
         return AvroSerializer(client, self._schema_str, self._to_dict, self._serializer_conf, self._rule_conf,
                               self._rule_registry)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroSerializer", Dict[str, Any]]:  # type: ignore[override]
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroSerializer", Dict[str, Any]]:
         """Make the serializer (the producer calls this).
 
         :param conf: the producer's configuration, handed back unchanged.
@@ -249,7 +249,7 @@ class AvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilder):
         return AvroDeserializer(client, self._schema_str, self._from_dict, self._return_record_name,
                                 self._deserializer_conf, self._rule_conf, self._rule_registry)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroDeserializer", Dict[str, Any]]:  # type: ignore[override]
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroDeserializer", Dict[str, Any]]:
         """Make the deserializer (the consumer calls this).
 
         :param conf: the consumer's configuration, handed back unchanged.

@@ -246,7 +246,7 @@ class JSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
         return JSONSerializer(self._schema_str, client, self._to_dict, self._serializer_conf, self._rule_conf,
                               self._rule_registry, self._json_encode)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONSerializer", Dict[str, Any]]:  # type: ignore[override]
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONSerializer", Dict[str, Any]]:
         """Make the serializer (the producer calls this).
 
         :param conf: the producer's configuration, handed back unchanged.
@@ -277,7 +277,7 @@ class JSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilder):
         return JSONDeserializer(self._schema_str, self._from_dict, client, self._deserializer_conf, self._rule_conf,
                                 self._rule_registry, self._json_decode)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONDeserializer", Dict[str, Any]]:  # type: ignore[override]
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONDeserializer", Dict[str, Any]]:
         """Make the deserializer (the consumer calls this).
 
         :param conf: the consumer's configuration, handed back unchanged.

@@ -217,7 +217,7 @@ class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuilder):
     def _construct(self, client: Any) -> "ProtobufSerializer":
         return ProtobufSerializer(self._msg_type, client, self._serializer_conf, self._rule_conf, self._rule_registry)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufSerializer", Dict[str, Any]]:  # type: ignore[override]
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufSerializer", Dict[str, Any]]:
         """Make the serializer (the producer calls this).
 
         :param conf: the producer's configuration, handed back unchanged.
@@ -247,7 +247,7 @@ class ProtobufDeserializerBuilder(_ProtobufDeserializerSettings, DeserializerBui
         return ProtobufDeserializer(self._msg_type, self._deserializer_conf, client, self._rule_conf,
                                     self._rule_registry)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufDeserializer", Dict[str, Any]]:  # type: ignore[override]
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufDeserializer", Dict[str, Any]]:
         """Make the deserializer (the consumer calls this).
 
         :param conf: the consumer's configuration, handed back unchanged.

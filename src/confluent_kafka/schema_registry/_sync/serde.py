@@ -119,6 +119,7 @@ def build_serde(schema_registry_client: Any, schema_registry_conf: Optional[Dict
     client = schema_registry_client
     owned = client is None and schema_registry_conf is not None
     if owned:
+        assert schema_registry_conf is not None
         client = SchemaRegistryClient.new_client(schema_registry_conf)
     try:
         serde = construct(client)

@@ -106,6 +106,7 @@ class SerializerSettings:
     """What serializer builders have: the serializer configuration and the init hook."""
 
     _serializer_conf: Optional[Dict[str, Any]]
+    _init: Optional[Callable[[Any], Any]] = None
 
     def set_serializer_config(self: Any, serializer_conf: Dict[str, Any]) -> Any:
         """The serializer's configuration (``auto.register.schemas``, ``use.latest.version``, ...).
@@ -132,6 +133,7 @@ class DeserializerSettings:
     """What deserializer builders have: the deserializer configuration and the init hook."""
 
     _deserializer_conf: Optional[Dict[str, Any]]
+    _init: Optional[Callable[[Any], Any]] = None
 
     def set_deserializer_config(self: Any, deserializer_conf: Dict[str, Any]) -> Any:
         """The deserializer's configuration (``use.latest.version``, ...).

@@ -27,7 +27,7 @@ import math
 import struct
 import uuid as uuid_mod
 from enum import Enum
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 __all__ = ["VariantError", "VariantType", "Variant", "VariantBuilder", "from_bytes", "to_json_string",
            "parse_json"]
@@ -527,7 +527,7 @@ def _quoted(text: str) -> str:
     return '"' + text + '"'
 
 
-_JSON_RENDERERS = {
+_JSON_RENDERERS: Dict[VariantType, Callable[[Variant], str]] = {
     VariantType.NULL: lambda v: "null",
     VariantType.BOOLEAN: lambda v: "true" if v.get_boolean() else "false",
     VariantType.STRING: lambda v: json.dumps(v.get_string(), ensure_ascii=False),

@@ -169,7 +169,7 @@ def _value_to_cel(value: Any) -> Any:
 
 def _is_proto_message(value: Any) -> bool:
     try:
-        from google.protobuf.message import Message
+        from google.protobuf.message import Message  # type: ignore[import-untyped,unused-ignore]
     except ImportError:  # pragma: no cover - protobuf is optional
         return False
     return isinstance(value, Message)
@@ -225,7 +225,7 @@ def _proto_field_value_to_cel(value: Any, fd: Any) -> Any:
 
 
 def _proto_scalar_to_cel(value: Any, fd: Any) -> Any:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     kind = fd.type
     if kind in (F.TYPE_MESSAGE, F.TYPE_GROUP):

@@ -10,6 +10,8 @@ from typing import Any, Dict
 
 import celpy  # type: ignore[import-untyped,unused-ignore]
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
+from celpy.celparser import CELParseError  # type: ignore[import-untyped,unused-ignore]
+from celpy.evaluation import CELEvalError  # type: ignore[import-untyped,unused-ignore]
 
 from ...common._rule_framework import RuleError
 from ...common._validation import ValidationRule, ValidationRuleExecutor
@@ -53,12 +55,12 @@ class CelValidator(ValidationRuleExecutor):
             raise RuleError(f"Could not convert value for validation rule '{name}'") from exc
         try:
             program = self._program(rule.expr)
-        except celpy.CELParseError as exc:
+        except CELParseError as exc:
             raise RuleError(f"Could not compile validation rule '{name}'") from exc
         now = celtypes.TimestampType(datetime.datetime.now(datetime.timezone.utc))
         try:
             result = program.evaluate({"this": this, "now": now})
-        except celpy.CELEvalError as exc:
+        except CELEvalError as exc:
             detail = f" ({rule.doc})" if rule.doc else ""
             raise RuleError(f"Could not execute validation rule '{name}'{detail}") from exc
         # A CEL int is a Python int and a CEL bool is an int subclass: test the bool type itself.
@@ -88,7 +90,7 @@ def _to_cel(schema: Any, value: Any) -> Any:
 
 def _is_field_descriptor(schema: Any) -> bool:
     try:
-        from google.protobuf.descriptor import FieldDescriptor
+        from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped,unused-ignore]
     except ImportError:  # pragma: no cover - protobuf is optional
         return False
     return isinstance(schema, FieldDescriptor)
