@@ -38,6 +38,11 @@ DIFFERENCES: dict[str, str] = {
         "dict, list); upstream hands over cel-python's own types, so a JSON record whose transform yields a boolean "
         "fails JSON Schema's boolean check (BoolType is an int) and one yielding a double fails the JSON encoder. "
         "Pinned by tests/unit/test_schema_registry_rules.py::test_cel_results_are_plain_values."),
+    "schema_registry_oauth::scenario_token_lifetime_missing_or_text": (
+        "An OAuth token answer without expires_in (optional in RFC 6749) keeps its token until the endpoint gives "
+        "another, and an expires_in sent as text (\"30\") is read as a number; upstream's client fetches the token, "
+        "then fails every later request with KeyError 'expires_in' or a TypeError. Pinned by "
+        "tests/unit/test_schema_registry_oauth.py::test_token_without_or_with_text_lifetime."),
     "schema_registry::scenario_mock_calls_upstream_leaves_to_http": (
         "The mock:// client answers every call the way a registry does (compatibility level, config, "
         "modes, schema types, contexts) instead of sending it to a mock:// URL that httpx cannot "

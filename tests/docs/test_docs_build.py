@@ -57,12 +57,29 @@ def public_members(cls: type) -> List[str]:
 
 
 def member_doc(cls: type, name: str) -> str:
-    """A member's docstring; a __slots__ attribute's comes from a __slots__ dict."""
+    """A member's docstring; a __slots__ attribute's comes from a __slots__ dict, or from an
+    ``:ivar name:`` / ``:param name:`` field of its class's docstring (the fields of data classes
+    made with slots); a method overriding a documented one has the docstring it overrides, as
+    ``inspect.getdoc`` and autodoc give it."""
     for klass in cls.__mro__:
         slots = vars(klass).get("__slots__")
         if isinstance(slots, dict) and name in slots:
             return str(slots[name] or "")
-    return getattr(inspect.getattr_static(cls, name), "__doc__", None) or ""
+    value = inspect.getattr_static(cls, name)
+    if type(value).__name__ == "member_descriptor" and not getattr(value, "__doc__", None):
+        for klass in cls.__mro__:
+            doc = vars(klass).get("__doc__") or ""
+            if f":ivar {name}:" in doc or f":param {name}:" in doc:
+                return name
+        return ""
+    own = getattr(value, "__doc__", None) or ""
+    if own or not callable(getattr(value, "__func__", value)):
+        return own
+    for klass in cls.__mro__[1:]:
+        inherited = getattr(vars(klass).get(name), "__doc__", None)
+        if inherited:
+            return str(inherited)
+    return ""
 
 
 def test_build_has_no_warnings(docs_build: DocsBuild) -> None:

@@ -235,8 +235,10 @@ def test_context_managers() -> None:
     ({"url": "http://h", "bearer.auth.credentials.source": "STATIC_TOKEN", "bearer.auth.logical.cluster": "c"},
      ValueError, "Missing bearer.auth.token"),
     ({"url": "http://h", "bearer.auth.credentials.source": "OAUTHBEARER", "bearer.auth.logical.cluster": "c",
-      "bearer.auth.client.id": "i", "bearer.auth.client.secret": "s", "bearer.auth.scope": "x",
-      "bearer.auth.issuer.endpoint.url": "http://t"}, NotImplementedError, "OAUTHBEARER"),
+      "bearer.auth.client.id": "i", "bearer.auth.client.secret": "s", "bearer.auth.scope": "x"},
+     ValueError, "Missing required OAuth configuration properties: bearer.auth.issuer.endpoint.url"),
+    ({"url": "http://h", "bearer.auth.credentials.source": "OAUTHBEARER_AZURE_IMDS", "bearer.auth.logical.cluster": "c"},
+     ValueError, "bearer.auth.issuer.endpoint.query must be provided"),
 ])
 def test_configuration_is_checked(conf: dict, error: Any, text: Any) -> None:
     for make in (SchemaRegistryClient, AsyncSchemaRegistryClient):

@@ -140,7 +140,8 @@ def header_schema_id_serializer(payload: bytes, ctx: Optional[SerializationConte
     :param ctx: the serialization context, whose headers (a list or dict) receive the guid.
     :param schema_id: the :class:`~confluent_kafka.schema_registry.serde.SchemaId`.
     :returns: ``payload``.
-    :raises SerializationError: without a context or headers, or with headers of another type.
+    :raises ~confluent_kafka.serialization.SerializationError: without a context or headers, or with headers of
+        another type.
     """
     if ctx is None:
         raise SerializationError("SerializationContext is required for header_schema_id_serializer")
@@ -177,7 +178,7 @@ def dual_schema_id_deserializer(payload: bytes, ctx: Optional[SerializationConte
     :param ctx: the serialization context, whose headers are searched.
     :param schema_id: the :class:`~confluent_kafka.schema_registry.serde.SchemaId` to fill.
     :returns: the encoded record, positioned after any prefix.
-    :raises SerializationError: for a prefix with an unknown magic byte.
+    :raises ~confluent_kafka.serialization.SerializationError: for a prefix with an unknown magic byte.
     """
     found = None
     if ctx is not None and ctx.headers is not None:
@@ -187,7 +188,7 @@ def dual_schema_id_deserializer(payload: bytes, ctx: Optional[SerializationConte
         elif isinstance(ctx.headers, dict):
             found = ctx.headers.get(key)
     if found is not None:
-        schema_id.from_bytes(io.BytesIO(found))
+        schema_id.from_bytes(io.BytesIO(found))  # type: ignore[arg-type]  # a str header fails as upstream
         return io.BytesIO(payload)
     result: io.BytesIO = schema_id.from_bytes(io.BytesIO(payload))
     return result
@@ -200,7 +201,7 @@ def prefix_schema_id_deserializer(payload: bytes, ctx: Optional[SerializationCon
     :param ctx: the serialization context (not used).
     :param schema_id: the :class:`~confluent_kafka.schema_registry.serde.SchemaId` to fill.
     :returns: the encoded record, positioned after the prefix.
-    :raises SerializationError: for an unknown magic byte.
+    :raises ~confluent_kafka.serialization.SerializationError: for an unknown magic byte.
     """
     result: io.BytesIO = schema_id.from_bytes(io.BytesIO(payload))
     return result

@@ -6,6 +6,12 @@ from typing import Any, Optional
 
 try:
     from fastavro.schema import SchemaParseException, UnknownType
+
+    # fastavro's own classes, re-exported as upstream does; they carry no docstring of their own.
+    if not SchemaParseException.__doc__:
+        SchemaParseException.__doc__ = "fastavro's error for an Avro schema that does not parse."
+    if not UnknownType.__doc__:
+        UnknownType.__doc__ = "fastavro's error for an Avro schema naming a type it does not define."
 except ImportError:  # pragma: no cover - without the avro extra
     pass
 

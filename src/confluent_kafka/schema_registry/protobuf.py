@@ -7,3 +7,8 @@ from ._async.protobuf import AsyncProtobufDeserializer, AsyncProtobufSerializer 
 from ._sync.protobuf import ProtobufDeserializer, ProtobufSerializer  # noqa: F401
 from ._sync.protobuf import _resolve_named_schema  # type: ignore[assignment]  # noqa: F401
 from .common.protobuf import PROTOBUF_TYPE, decimal_to_protobuf, protobuf_to_decimal  # noqa: F401
+
+# Every public name the imports above bring in (upstream's module has no __all__; listing them
+# keeps ``import *`` the same and lets the API reference check each one).
+__all__ = sorted(_name for _name, _value in list(globals().items())
+                 if not _name.startswith("_") and type(_value).__name__ != "module")

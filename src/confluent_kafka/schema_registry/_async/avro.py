@@ -4,16 +4,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Coroutine, Dict, Optional, Tuple, Union
 
-from ...serialization import SerializationContext
-from .._sync.avro import _DESERIALIZER_DEFAULTS, _SERIALIZER_DEFAULTS
+from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
+from .._sync.avro import _DESERIALIZER_DEFAULTS, _SERIALIZER_DEFAULTS, _AvroDeserializerSettings, _AvroSerializerSettings
 from ..common import asyncinit
+from ..common._builders import build_async
 from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
 from ..common.schema_registry_client import Schema
 from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
 
-__all__ = ["AsyncAvroSerializer", "AsyncAvroDeserializer"]
+__all__ = ["AsyncAvroSerializer", "AsyncAvroSerializerBuilder", "AsyncAvroDeserializer",
+           "AsyncAvroDeserializerBuilder"]
 
 
 @asyncinit
@@ -77,3 +79,66 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
         :returns: the record.
         """
         return await self._run(self._deserialize_op(data, ctx))
+
+
+class AsyncAvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
+    """Builds an :class:`AsyncAvroSerializer` when an asyncio serializing producer
+    (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
+    returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
+    an :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
+
+    :param schema_registry_config: configuration of a client for the serializer to make and own.
+    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
+    :param schema: the Avro schema.
+    :param to_dict: ``to_dict(obj, ctx) -> dict``.
+    :param serializer_config: the serializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param serializer_init: a coroutine function awaited with the serializer once made.
+    """
+
+
+    def _construct(self, client: Any) -> Any:
+        return AsyncAvroSerializer(client, self._schema_str, self._to_dict, self._serializer_conf, self._rule_conf,
+                                   self._rule_registry)
+
+    def build(self, conf: Dict[str, Any],  # type: ignore[override]
+              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncAvroSerializer", Dict[str, Any]]]:
+        """Make the serializer (the producer awaits this).
+
+        :param conf: the producer's configuration, handed back unchanged.
+        :param is_key: whether the serializer is for keys.
+        :returns: a coroutine of the serializer and the configuration.
+        """
+        return build_async(self, conf)
+
+
+class AsyncAvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilder):
+    """Builds an :class:`AsyncAvroDeserializer` for an asyncio deserializing consumer (see
+    :class:`AsyncAvroSerializerBuilder`).
+
+    :param schema_registry_config: configuration of a client to make and own.
+    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
+    :param schema: the reader schema, if any.
+    :param from_dict: ``from_dict(dict, ctx) -> object``.
+    :param return_record_name: decode unions as (name, value) tuples.
+    :param deserializer_config: the deserializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param deserializer_init: a coroutine function awaited with the deserializer once made.
+    """
+
+
+    def _construct(self, client: Any) -> Any:
+        return AsyncAvroDeserializer(client, self._schema_str, self._from_dict, self._return_record_name,
+                                     self._deserializer_conf, self._rule_conf, self._rule_registry)
+
+    def build(self, conf: Dict[str, Any],  # type: ignore[override]
+              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncAvroDeserializer", Dict[str, Any]]]:
+        """Make the deserializer (the consumer awaits this).
+
+        :param conf: the consumer's configuration, handed back unchanged.
+        :param is_key: whether the deserializer is for keys.
+        :returns: a coroutine of the deserializer and the configuration.
+        """
+        return build_async(self, conf)

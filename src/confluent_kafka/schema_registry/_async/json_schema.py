@@ -4,17 +4,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Coroutine, Dict, Optional, Tuple, Union
 
-from ...serialization import SerializationContext
-from .._sync.json_schema import JSONDeserializer, JSONSerializer
+from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
+from .._sync.json_schema import JSONDeserializer, JSONSerializer, _JSONDeserializerSettings, _JSONSerializerSettings
 from ..common import asyncinit
+from ..common._builders import build_async
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import run_async
 from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
 
-__all__ = ["_resolve_named_schema", "AsyncJSONSerializer", "AsyncJSONDeserializer"]
+__all__ = ["_resolve_named_schema", "AsyncJSONSerializer", "AsyncJSONSerializerBuilder", "AsyncJSONDeserializer",
+           "AsyncJSONDeserializerBuilder"]
 
 
 async def _resolve_named_schema(schema: Schema, schema_registry_client: Any, ref_registry: Any = None) -> Any:
@@ -96,3 +98,65 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
         :returns: the record.
         """
         return await self._run(self._deserialize_op(data, ctx))
+
+
+class AsyncJSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
+    """Builds an :class:`AsyncJSONSerializer` when an asyncio serializing producer
+    (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
+    returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
+    an :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
+
+    :param schema_registry_config: configuration of a client for the serializer to make and own.
+    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
+    :param schema: the JSON Schema.
+    :param to_dict: ``to_dict(obj, ctx) -> dict``.
+    :param serializer_config: the serializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param json_encode: encodes a record as JSON text.
+    :param serializer_init: a coroutine function awaited with the serializer once made.
+    """
+
+    def _construct(self, client: Any) -> Any:
+        return AsyncJSONSerializer(self._schema_str, client, self._to_dict, self._serializer_conf, self._rule_conf,
+                                   self._rule_registry, self._json_encode)
+
+    def build(self, conf: Dict[str, Any],  # type: ignore[override]
+              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncJSONSerializer", Dict[str, Any]]]:
+        """Make the serializer (the producer awaits this).
+
+        :param conf: the producer's configuration, handed back unchanged.
+        :param is_key: whether the serializer is for keys.
+        :returns: a coroutine of the serializer and the configuration.
+        """
+        return build_async(self, conf)
+
+
+class AsyncJSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilder):
+    """Builds an :class:`AsyncJSONDeserializer` for an asyncio deserializing consumer (see
+    :class:`AsyncJSONSerializerBuilder`).
+
+    :param schema_registry_config: configuration of a client to make and own.
+    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
+    :param schema: the reader schema, if any.
+    :param from_dict: ``from_dict(dict, ctx) -> object``.
+    :param deserializer_config: the deserializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param json_decode: decodes JSON text.
+    :param deserializer_init: a coroutine function awaited with the deserializer once made.
+    """
+
+    def _construct(self, client: Any) -> Any:
+        return AsyncJSONDeserializer(self._schema_str, self._from_dict, client, self._deserializer_conf,
+                                     self._rule_conf, self._rule_registry, self._json_decode)
+
+    def build(self, conf: Dict[str, Any],  # type: ignore[override]
+              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncJSONDeserializer", Dict[str, Any]]]:
+        """Make the deserializer (the consumer awaits this).
+
+        :param conf: the consumer's configuration, handed back unchanged.
+        :param is_key: whether the deserializer is for keys.
+        :returns: a coroutine of the deserializer and the configuration.
+        """
+        return build_async(self, conf)

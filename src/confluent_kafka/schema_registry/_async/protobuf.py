@@ -4,19 +4,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Set
+from typing import Any, Coroutine, Dict, Optional, Set, Tuple
 
 from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
-from ...serialization import SerializationContext
+from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
 from .._sync.protobuf import ProtobufDeserializer, ProtobufSerializer
+from .._sync.protobuf import _ProtobufDeserializerSettings, _ProtobufSerializerSettings
 from ..common import asyncinit
+from ..common._builders import build_async
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import run_async
 from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
 
-__all__ = ["_resolve_named_schema", "AsyncProtobufSerializer", "AsyncProtobufDeserializer"]
+__all__ = ["_resolve_named_schema", "AsyncProtobufSerializer", "AsyncProtobufSerializerBuilder",
+           "AsyncProtobufDeserializer", "AsyncProtobufDeserializerBuilder"]
 
 
 async def _resolve_named_schema(schema: Schema, schema_registry_client: Any, pool: DescriptorPool,
@@ -93,3 +96,61 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
         :returns: an instance of the message type.
         """
         return await self._run(self._deserialize_op(data, ctx))
+
+
+class AsyncProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuilder):
+    """Builds an :class:`AsyncProtobufSerializer` when an asyncio serializing producer
+    (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
+    returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
+    an :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
+
+    :param schema_registry_config: configuration of a client for the serializer to make and own.
+    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
+    :param message_type: the generated message class (required).
+    :param serializer_config: the serializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param serializer_init: a coroutine function awaited with the serializer once made.
+    """
+
+    def _construct(self, client: Any) -> Any:
+        return AsyncProtobufSerializer(self._msg_type, client, self._serializer_conf, self._rule_conf,
+                                       self._rule_registry)
+
+    def build(self, conf: Dict[str, Any],  # type: ignore[override]
+              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncProtobufSerializer", Dict[str, Any]]]:
+        """Make the serializer (the producer awaits this).
+
+        :param conf: the producer's configuration, handed back unchanged.
+        :param is_key: whether the serializer is for keys.
+        :returns: a coroutine of the serializer and the configuration.
+        """
+        return build_async(self, conf)
+
+
+class AsyncProtobufDeserializerBuilder(_ProtobufDeserializerSettings, DeserializerBuilder):
+    """Builds an :class:`AsyncProtobufDeserializer` for an asyncio deserializing consumer (see
+    :class:`AsyncProtobufSerializerBuilder`).
+
+    :param schema_registry_config: configuration of a client to make and own.
+    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
+    :param message_type: the generated message class (required).
+    :param deserializer_config: the deserializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param deserializer_init: a coroutine function awaited with the deserializer once made.
+    """
+
+    def _construct(self, client: Any) -> Any:
+        return AsyncProtobufDeserializer(self._msg_type, self._deserializer_conf, client, self._rule_conf,
+                                         self._rule_registry)
+
+    def build(self, conf: Dict[str, Any],  # type: ignore[override]
+              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncProtobufDeserializer", Dict[str, Any]]]:
+        """Make the deserializer (the consumer awaits this).
+
+        :param conf: the consumer's configuration, handed back unchanged.
+        :param is_key: whether the deserializer is for keys.
+        :returns: a coroutine of the deserializer and the configuration.
+        """
+        return build_async(self, conf)

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Literal, Optional, Union
 
 from ..common._client_ops import ClientOps, Op
 from ..common._httpx_compat import httpx
-from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, urlencode
+from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, TokenCall, TokenSleep, urlencode
 from ..common.schema_registry_client import (
     Association,
     AssociationCreateOrUpdateRequest,
@@ -34,6 +34,19 @@ class _AsyncRestClient:
         self.base_urls = settings.base_urls
         self.session = httpx.AsyncClient(verify=settings.verify, auth=settings.auth, proxy=settings.proxy,
                                          timeout=settings.timeout)
+        self._token_session: Optional[Any] = None
+
+    async def send_token_request(self, call: TokenCall) -> Any:
+        """Send a request to an OAuth token endpoint, on a session of its own (made on first use)."""
+        if self._token_session is None:
+            self._token_session = httpx.AsyncClient()
+        return await self._token_session.request(call.method, call.url, headers=call.headers, content=call.content)
+
+    async def aclose(self) -> None:
+        """Close the sessions."""
+        await self.session.aclose()
+        if self._token_session is not None:
+            await self._token_session.aclose()
 
 
 class AsyncSchemaRegistryClient:
@@ -76,7 +89,9 @@ class AsyncSchemaRegistryClient:
             try:
                 if isinstance(effect, HttpCall):
                     value = await self._send(effect)
-                elif isinstance(effect, Sleep):
+                elif isinstance(effect, TokenCall):
+                    value = await self._rest_client.send_token_request(effect)
+                elif isinstance(effect, (Sleep, TokenSleep)):
                     await asyncio.sleep(effect.seconds)
                 elif isinstance(effect, BearerFields):
                     value = effect.provider.get_bearer_fields()
@@ -97,7 +112,11 @@ class AsyncSchemaRegistryClient:
         """Close the HTTP session; the client cannot make requests afterwards. Safe to call
         more than once."""
         if self._rest_client is not None:
-            await self._rest_client.session.aclose()
+            closer = getattr(self._rest_client, "aclose", None)
+            if closer is not None:
+                await closer()
+            else:
+                await self._rest_client.session.aclose()
 
     def config(self) -> Dict[str, Any]:
         """The configuration the client was made with.

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional
+import logging
+from typing import Any, Awaitable, Callable, Dict, Optional, TypeVar
 
 from ...serialization import Deserializer, SerializationContext, Serializer
 from ..common.serde import FALLBACK_TYPE, KAFKA_CLUSTER_ID, SerdeBase, SerdeOp, run_async
-from .._sync.serde import AssociatedNameStrategy
+from .._sync.serde import AssociatedNameStrategy, check_client_or_conf
 
 __all__ = ["AsyncAssociatedNameStrategy", "AsyncBaseSerde", "AsyncBaseSerializer", "AsyncBaseDeserializer",
-           "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
+           "async_build_serde", "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
+
+log = logging.getLogger("confluent_kafka.schema_registry.serde")
 
 
 class AsyncAssociatedNameStrategy(AssociatedNameStrategy):
@@ -35,6 +38,63 @@ class AsyncAssociatedNameStrategy(AssociatedNameStrategy):
         """Forget the subjects found."""
         AssociatedNameStrategy.clear_cache(self)
 
+    def set_async_cluster_id_resolver(self, resolver: Callable[[], Awaitable[Any]]) -> None:
+        """The coroutine function giving the Kafka cluster id, the namespace of the association
+        lookups when ``subject.name.strategy.kafka.cluster.id`` is not set.
+
+        :param resolver: awaited on a cache miss only.
+        """
+        self._cluster_id_resolver = resolver
+
+
+_S = TypeVar("_S", bound="AsyncBaseSerde")
+
+
+async def async_build_serde(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]],
+                            construct: Callable[[Any], Awaitable[_S]],
+                            init: Optional[Callable[[_S], Awaitable[None]]] = None) -> _S:
+    """The asyncio form of :func:`~confluent_kafka.schema_registry.serde.build_serde`:
+    ``construct`` and ``init`` are awaited, and a client made here is an
+    :class:`AsyncSchemaRegistryClient`.
+
+    :param schema_registry_client: the application's client, or None.
+    :param schema_registry_conf: the configuration of a client to make instead, or None.
+    :param construct: makes the serde from the client (awaited).
+    :param init: awaited with the serde once made.
+    :returns: the serde.
+    :raises ValueError: when both a client and a configuration are given.
+    """
+    from .schema_registry_client import AsyncSchemaRegistryClient
+
+    check_client_or_conf(schema_registry_client, schema_registry_conf)
+    client = schema_registry_client
+    owned = client is None and schema_registry_conf is not None
+    if owned:
+        assert schema_registry_conf is not None
+        client = AsyncSchemaRegistryClient.new_client(schema_registry_conf)
+    try:
+        serde = await construct(client)
+    except BaseException:
+        if owned:
+            try:
+                await client.aclose()
+            except Exception:
+                log.warning("Failed to close the Schema Registry client of a serde that failed to build",
+                            exc_info=True)
+        raise
+    if owned:
+        serde.own_schema_registry_client()
+    if init is not None:
+        try:
+            await init(serde)
+        except BaseException:
+            try:
+                await serde.aclose()
+            except Exception:
+                log.warning("Failed to close a serde whose init callback failed", exc_info=True)
+            raise
+    return serde
+
 
 class AsyncBaseSerde(SerdeBase):
     """What every asynchronous Schema Registry serde has."""
@@ -42,10 +102,25 @@ class AsyncBaseSerde(SerdeBase):
     _registry: Any
     _owns_registry: bool = False
 
+    def _new_associated_strategy(self) -> Any:
+        return AsyncAssociatedNameStrategy()
+
     def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
         """Give the associated subject name strategy the Kafka cluster id.
 
-        :param resolver: returns the cluster id.
+        :param resolver: returns the cluster id (or an awaitable of it).
+        """
+        strategy = self._conf.strategy
+        if isinstance(strategy, AssociatedNameStrategy):
+            strategy.set_cluster_id_resolver(resolver)
+
+    def set_async_cluster_id_resolver(self, resolver: Callable[[], Awaitable[Any]]) -> None:
+        """Give the associated subject name strategy the Kafka cluster id: the asyncio
+        serializing clients call this with a coroutine function, awaited on the strategy's
+        first lookup (not at all when ``subject.name.strategy.kafka.cluster.id`` is set).
+        Other strategies ignore it.
+
+        :param resolver: a coroutine function returning the cluster id.
         """
         strategy = self._conf.strategy
         if isinstance(strategy, AssociatedNameStrategy):

@@ -3,16 +3,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-from ...serialization import SerializationContext
+from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
 from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
+from ..common._builders import (
+    DeserializerSettings,
+    FromDictSetter,
+    SchemaSetter,
+    SerdeBuilderBase,
+    SerializerSettings,
+    ToDictSetter,
+    build_sync,
+)
 from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution
 from .serde import BaseDeserializer, BaseSerializer
 
-__all__ = ["AvroSerializer", "AvroDeserializer"]
+__all__ = ["AvroSerializer", "AvroSerializerBuilder", "AvroDeserializer", "AvroDeserializerBuilder"]
 
 _SERIALIZER_DEFAULTS: Dict[str, Any] = {
     "auto.register.schemas": True,
@@ -61,6 +70,10 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
       the subject associated with the topic, else TOPIC), with ``subject.name.strategy.conf``.
     * ``schema.id.serializer`` -- how the id is framed (default: payload prefix).
     * ``validate.strict``, ``validate.strict.allow.default`` -- fastavro's strict checks.
+    * ``validation.rules.execution`` (DISABLED) -- evaluate the schema's inline validation rules
+      (``confluent:rules``) BEFORE_DOMAIN_RULES or AFTER_DOMAIN_RULES; a record failing any of
+      them raises one SerializationError listing every failure (``validation.rules.fail.fast``:
+      stop at the first); ``validation.rules.executor`` replaces the CEL executor.
 
     :param schema_registry_client: the client.
     :param schema_str: the Avro schema, as a declaration or a :class:`Schema` (with references).
@@ -69,7 +82,6 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
     :param rule_conf: configuration given to the rule executors and actions (``configure``).
     :param rule_registry: where rules find their executors and actions (default: the global one).
     :raises ValueError: for a bad setting or an unknown key.
-    :raises NotImplementedError: for inline validation rules (``validation.rules.execution``).
     """
 
     def __init__(self, schema_registry_client: Any, schema_str: Union[str, Schema, None] = None,
@@ -86,7 +98,8 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
         :param obj: the value; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises SerializationError: when ``obj`` does not match the schema (also a TypeError or
+        :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` does not match the schema (also a
+            TypeError or
             ValueError, like upstream's fastavro errors).
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
@@ -128,7 +141,120 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: the record (a dict, or what ``from_dict`` makes of it).
-        :raises SerializationError: for a payload that is not framed, is truncated, names a
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated,
+            names a
             schema the registry does not hold, or does not decode.
         """
         return self._run(self._deserialize_op(data, ctx))
+
+
+class _AvroSerializerSettings(SerdeBuilderBase, SchemaSetter, ToDictSetter, SerializerSettings):
+    """The settings of the Avro serializer builders, sync and async."""
+
+    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
+                 schema: Union[str, Schema, None] = None,
+                 to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                 serializer_config: Optional[Dict[str, Any]] = None, rule_config: Optional[Dict[str, Any]] = None,
+                 rule_registry: Any = None, serializer_init: Optional[Callable[[Any], Any]] = None) -> None:
+        self._schema_registry_conf = schema_registry_config
+        self._schema_registry_client = schema_registry_client
+        self._schema_str = schema
+        self._to_dict = to_dict
+        self._serializer_conf = serializer_config
+        self._rule_conf = rule_config
+        self._rule_registry = rule_registry
+        self._init = serializer_init
+
+
+class _AvroDeserializerSettings(SerdeBuilderBase, SchemaSetter, FromDictSetter, DeserializerSettings):
+    """The settings of the Avro deserializer builders, sync and async."""
+
+    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
+                 schema: Union[str, Schema, None] = None,
+                 from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                 return_record_name: bool = False, deserializer_config: Optional[Dict[str, Any]] = None,
+                 rule_config: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
+                 deserializer_init: Optional[Callable[[Any], Any]] = None) -> None:
+        self._schema_registry_conf = schema_registry_config
+        self._schema_registry_client = schema_registry_client
+        self._schema_str = schema
+        self._from_dict = from_dict
+        self._return_record_name = return_record_name
+        self._deserializer_conf = deserializer_config
+        self._rule_conf = rule_config
+        self._rule_registry = rule_registry
+        self._init = deserializer_init
+
+    def set_return_record_name(self: Any, return_record_name: bool) -> Any:
+        """Decode unions as (record name, value) tuples.
+
+        :param return_record_name: whether to.
+        :returns: this builder.
+        """
+        self._return_record_name = return_record_name
+        return self
+
+
+class AvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
+    """Builds an :class:`AvroSerializer` when a
+    :class:`~confluent_kafka.SerializingProducer` is made with it as
+    ``key.serializer.builder`` or ``value.serializer.builder``; the producer closes the
+    serializer (and a Schema Registry client made from ``schema_registry_config``) when it is
+    closed. Every setting also has a chaining ``set_*`` method.
+
+    :param schema_registry_config: configuration of a Schema Registry client for the serializer
+        to make and own.
+    :param schema_registry_client: the application's client instead.
+    :param schema: the Avro schema.
+    :param to_dict: ``to_dict(obj, ctx) -> dict``.
+    :param serializer_config: the serializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param serializer_init: called with the serializer once made.
+    """
+
+    def _construct(self, client: Any) -> "AvroSerializer":
+        return AvroSerializer(client, self._schema_str, self._to_dict, self._serializer_conf, self._rule_conf,
+                              self._rule_registry)
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroSerializer", Dict[str, Any]]:
+        """Make the serializer (the producer calls this).
+
+        :param conf: the producer's configuration, handed back unchanged.
+        :param is_key: whether the serializer is for keys.
+        :returns: the serializer and the configuration.
+        :raises ValueError: when both a client and a client configuration are set.
+        """
+        return build_sync(self, conf)
+
+
+class AvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilder):
+    """Builds an :class:`AvroDeserializer` when a
+    :class:`~confluent_kafka.DeserializingConsumer` is made with it as
+    ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
+    :class:`AvroSerializerBuilder`).
+
+    :param schema_registry_config: configuration of a Schema Registry client to make and own.
+    :param schema_registry_client: the application's client instead.
+    :param schema: the reader schema, if any.
+    :param from_dict: ``from_dict(dict, ctx) -> object``.
+    :param return_record_name: decode unions as (name, value) tuples.
+    :param deserializer_config: the deserializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param deserializer_init: called with the deserializer once made.
+    """
+
+    def _construct(self, client: Any) -> "AvroDeserializer":
+        return AvroDeserializer(client, self._schema_str, self._from_dict, self._return_record_name,
+                                self._deserializer_conf, self._rule_conf, self._rule_registry)
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroDeserializer", Dict[str, Any]]:
+        """Make the deserializer (the consumer calls this).
+
+        :param conf: the consumer's configuration, handed back unchanged.
+        :param is_key: whether the deserializer is for keys.
+        :returns: the deserializer and the configuration.
+        :raises ValueError: when both a client and a client configuration are set.
+        """
+        return build_sync(self, conf)

@@ -3,16 +3,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-from ...serialization import SerializationContext
+from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
 from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
+from ..common._builders import (
+    DeserializerSettings,
+    FromDictSetter,
+    SchemaSetter,
+    SerdeBuilderBase,
+    SerializerSettings,
+    ToDictSetter,
+    build_sync,
+)
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution, run_sync
 from .serde import BaseDeserializer, BaseSerializer
 
-__all__ = ["_resolve_named_schema", "JSONSerializer", "JSONDeserializer"]
+__all__ = ["_resolve_named_schema", "JSONSerializer", "JSONSerializerBuilder", "JSONDeserializer",
+           "JSONDeserializerBuilder"]
 
 
 def _resolve_named_schema(schema: Schema, schema_registry_client: Any, ref_registry: Any = None) -> Any:
@@ -49,6 +59,9 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
       the subject associated with the topic, else TOPIC), with ``subject.name.strategy.conf``.
     * ``validate`` (True) -- validate each record against the schema before writing it.
     * ``schema.id.serializer`` -- how the id is framed (default: payload prefix).
+    * ``validation.rules.execution``, ``validation.rules.fail.fast``, ``validation.rules.executor``
+      -- the schema's inline validation rules (``confluent:rules``), as for
+      :class:`~confluent_kafka.schema_registry.avro.AvroSerializer`; failures name their JSON path.
 
     :param schema_str: the JSON Schema, as text or a :class:`Schema` (which may have references).
     :param schema_registry_client: the client.
@@ -58,7 +71,6 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
     :param rule_registry: where rules find their executors and actions (default: the global one).
     :param json_encode: the encoder (``obj -> str or bytes``); default: compact JSON, UTF-8.
     :raises ValueError: for a bad setting or an unknown key.
-    :raises NotImplementedError: for inline validation rules (``validation.rules.execution``).
     """
 
     _default_conf: Dict[str, Any] = {
@@ -92,7 +104,8 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
         :param obj: the value; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises SerializationError: when ``obj`` does not match the schema (naming the topic,
+        :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` does not match the schema (naming the
+            topic,
             schema, id and the failing value's path) or cannot be encoded as JSON.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
@@ -146,7 +159,130 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: the record (a dict, or what ``from_dict`` makes of it).
-        :raises SerializationError: for a payload that is not framed, is truncated or not JSON,
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated or
+            not JSON,
             names a schema the registry does not hold, or does not match the reader schema.
         """
         return self._run(self._deserialize_op(data, ctx))
+
+
+class _JSONSerializerSettings(SerdeBuilderBase, SchemaSetter, ToDictSetter, SerializerSettings):
+    """The settings of the JSON serializer builders, sync and async."""
+
+    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
+                 schema: Union[str, Schema, None] = None,
+                 to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                 serializer_config: Optional[Dict[str, Any]] = None, rule_config: Optional[Dict[str, Any]] = None,
+                 rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None,
+                 serializer_init: Optional[Callable[[Any], Any]] = None) -> None:
+        self._schema_registry_conf = schema_registry_config
+        self._schema_registry_client = schema_registry_client
+        self._schema_str = schema
+        self._to_dict = to_dict
+        self._serializer_conf = serializer_config
+        self._rule_conf = rule_config
+        self._rule_registry = rule_registry
+        self._json_encode = json_encode
+        self._init = serializer_init
+
+    def set_json_encode(self: Any, json_encode: Callable[[Any], Any]) -> Any:
+        """The function encoding a record as JSON text (default: orjson's or json's ``dumps``).
+
+        :param json_encode: the function.
+        :returns: this builder.
+        """
+        self._json_encode = json_encode
+        return self
+
+
+class _JSONDeserializerSettings(SerdeBuilderBase, SchemaSetter, FromDictSetter, DeserializerSettings):
+    """The settings of the JSON deserializer builders, sync and async."""
+
+    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
+                 schema: Union[str, Schema, None] = None,
+                 from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
+                 deserializer_config: Optional[Dict[str, Any]] = None, rule_config: Optional[Dict[str, Any]] = None,
+                 rule_registry: Any = None, json_decode: Optional[Callable[[Any], Any]] = None,
+                 deserializer_init: Optional[Callable[[Any], Any]] = None) -> None:
+        self._schema_registry_conf = schema_registry_config
+        self._schema_registry_client = schema_registry_client
+        self._schema_str = schema
+        self._from_dict = from_dict
+        self._deserializer_conf = deserializer_config
+        self._rule_conf = rule_config
+        self._rule_registry = rule_registry
+        self._json_decode = json_decode
+        self._init = deserializer_init
+
+    def set_json_decode(self: Any, json_decode: Callable[[Any], Any]) -> Any:
+        """The function decoding JSON text (default: orjson's or json's ``loads``).
+
+        :param json_decode: the function.
+        :returns: this builder.
+        """
+        self._json_decode = json_decode
+        return self
+
+
+class JSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
+    """Builds a :class:`JSONSerializer` when a :class:`~confluent_kafka.SerializingProducer`
+    is made with it as ``key.serializer.builder`` or ``value.serializer.builder``; the producer
+    closes the serializer (and a Schema Registry client made from ``schema_registry_config``)
+    when it is closed. Every setting also has a chaining ``set_*`` method.
+
+    :param schema_registry_config: configuration of a Schema Registry client for the serializer
+        to make and own.
+    :param schema_registry_client: the application's client instead.
+    :param schema: the JSON Schema.
+    :param to_dict: ``to_dict(obj, ctx) -> dict``.
+    :param serializer_config: the serializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param json_encode: encodes a record as JSON text.
+    :param serializer_init: called with the serializer once made.
+    """
+
+    def _construct(self, client: Any) -> "JSONSerializer":
+        return JSONSerializer(self._schema_str, client, self._to_dict, self._serializer_conf, self._rule_conf,
+                              self._rule_registry, self._json_encode)
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONSerializer", Dict[str, Any]]:
+        """Make the serializer (the producer calls this).
+
+        :param conf: the producer's configuration, handed back unchanged.
+        :param is_key: whether the serializer is for keys.
+        :returns: the serializer and the configuration.
+        :raises ValueError: when both a client and a client configuration are set.
+        """
+        return build_sync(self, conf)
+
+
+class JSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilder):
+    """Builds a :class:`JSONDeserializer` when a :class:`~confluent_kafka.DeserializingConsumer`
+    is made with it as ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
+    :class:`JSONSerializerBuilder`).
+
+    :param schema_registry_config: configuration of a Schema Registry client to make and own.
+    :param schema_registry_client: the application's client instead.
+    :param schema: the reader schema, if any.
+    :param from_dict: ``from_dict(dict, ctx) -> object``.
+    :param deserializer_config: the deserializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param json_decode: decodes JSON text.
+    :param deserializer_init: called with the deserializer once made.
+    """
+
+    def _construct(self, client: Any) -> "JSONDeserializer":
+        return JSONDeserializer(self._schema_str, self._from_dict, client, self._deserializer_conf, self._rule_conf,
+                                self._rule_registry, self._json_decode)
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONDeserializer", Dict[str, Any]]:
+        """Make the deserializer (the consumer calls this).
+
+        :param conf: the consumer's configuration, handed back unchanged.
+        :param is_key: whether the deserializer is for keys.
+        :returns: the deserializer and the configuration.
+        :raises ValueError: when both a client and a client configuration are set.
+        """
+        return build_sync(self, conf)

@@ -26,6 +26,7 @@ class _MockRestClient:
         self.settings = settings
         self.base_urls = settings.base_urls
         self.session = _NoSession()
+        settings.fetch_tokens = False  # the in-process registry needs no token
 
 
 class MockSchemaRegistryClient(SchemaRegistryClient):

@@ -3,18 +3,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Set
+from typing import Any, Callable, Dict, Optional, Set, Tuple
 
 from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
-from ...serialization import SerializationContext
+from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
 from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, reference_subject_name_strategy
+from ..common._builders import (
+    DeserializerSettings,
+    MessageTypeSetter,
+    SerdeBuilderBase,
+    SerializerSettings,
+    build_sync,
+)
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution, run_sync
 from .serde import BaseDeserializer, BaseSerializer
 
-__all__ = ["_resolve_named_schema", "ProtobufSerializer", "ProtobufDeserializer"]
+__all__ = ["_resolve_named_schema", "ProtobufSerializer", "ProtobufSerializerBuilder", "ProtobufDeserializer",
+           "ProtobufDeserializerBuilder"]
 
 
 def _resolve_named_schema(schema: Schema, schema_registry_client: Any, pool: DescriptorPool,
@@ -51,6 +59,9 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
       files (default: :func:`~confluent_kafka.schema_registry.reference_subject_name_strategy`).
     * ``use.deprecated.format`` (False) -- True is refused: the format before message indexes
       were zig-zag encoded is no longer supported.
+    * ``validation.rules.execution``, ``validation.rules.fail.fast``, ``validation.rules.executor``
+      -- the inline validation rules of the schema's ``(confluent.message_meta)`` and
+      ``(confluent.field_meta)`` options, as for the Avro serializer.
 
     :param msg_type: the generated message class.
     :param schema_registry_client: the client.
@@ -90,7 +101,7 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
         :param message: an instance of the serializer's message type; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises SerializationError: for a message of another type (also a ValueError, as
+        :raises ~confluent_kafka.serialization.SerializationError: for a message of another type (also a ValueError, as
             upstream raises) or without a context to find the subject.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
@@ -139,8 +150,109 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: an instance of the message type.
-        :raises SerializationError: for a payload that is not framed, is truncated, names a
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated,
+            names a
             schema the registry does not hold or a message index its schema does not have, or
             does not decode.
         """
         return self._run(self._deserialize_op(data, ctx))
+
+
+class _ProtobufSerializerSettings(SerdeBuilderBase, MessageTypeSetter, SerializerSettings):
+    """The settings of the Protobuf serializer builders, sync and async."""
+
+    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
+                 message_type: Any = None, serializer_config: Optional[Dict[str, Any]] = None,
+                 rule_config: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
+                 serializer_init: Optional[Callable[[Any], Any]] = None) -> None:
+        self._schema_registry_conf = schema_registry_config
+        self._schema_registry_client = schema_registry_client
+        self._msg_type = message_type
+        self._serializer_conf = serializer_config
+        self._rule_conf = rule_config
+        self._rule_registry = rule_registry
+        self._init = serializer_init
+
+    def _ready(self) -> None:
+        if self._msg_type is None:
+            raise ValueError("Protobuf serializer requires a message type; call set_message_type()")
+
+
+class _ProtobufDeserializerSettings(SerdeBuilderBase, MessageTypeSetter, DeserializerSettings):
+    """The settings of the Protobuf deserializer builders, sync and async."""
+
+    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
+                 message_type: Any = None, deserializer_config: Optional[Dict[str, Any]] = None,
+                 rule_config: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
+                 deserializer_init: Optional[Callable[[Any], Any]] = None) -> None:
+        self._schema_registry_conf = schema_registry_config
+        self._schema_registry_client = schema_registry_client
+        self._msg_type = message_type
+        self._deserializer_conf = deserializer_config
+        self._rule_conf = rule_config
+        self._rule_registry = rule_registry
+        self._init = deserializer_init
+
+    def _ready(self) -> None:
+        if self._msg_type is None:
+            raise ValueError("Protobuf deserializer requires a message type; call set_message_type()")
+
+
+class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuilder):
+    """Builds a :class:`ProtobufSerializer` when a :class:`~confluent_kafka.SerializingProducer`
+    is made with it as ``key.serializer.builder`` or ``value.serializer.builder``; the producer
+    closes the serializer (and a Schema Registry client made from ``schema_registry_config``)
+    when it is closed. Every setting also has a chaining ``set_*`` method.
+
+    :param schema_registry_config: configuration of a Schema Registry client for the serializer
+        to make and own.
+    :param schema_registry_client: the application's client instead.
+    :param message_type: the generated message class (required).
+    :param serializer_config: the serializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param serializer_init: called with the serializer once made.
+    """
+
+    def _construct(self, client: Any) -> "ProtobufSerializer":
+        return ProtobufSerializer(self._msg_type, client, self._serializer_conf, self._rule_conf, self._rule_registry)
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufSerializer", Dict[str, Any]]:
+        """Make the serializer (the producer calls this).
+
+        :param conf: the producer's configuration, handed back unchanged.
+        :param is_key: whether the serializer is for keys.
+        :returns: the serializer and the configuration.
+        :raises ValueError: without a message type, or with both a client and a client configuration.
+        """
+        return build_sync(self, conf)
+
+
+class ProtobufDeserializerBuilder(_ProtobufDeserializerSettings, DeserializerBuilder):
+    """Builds a :class:`ProtobufDeserializer` when a
+    :class:`~confluent_kafka.DeserializingConsumer` is made with it as
+    ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
+    :class:`ProtobufSerializerBuilder`).
+
+    :param schema_registry_config: configuration of a Schema Registry client to make and own.
+    :param schema_registry_client: the application's client instead.
+    :param message_type: the generated message class (required).
+    :param deserializer_config: the deserializer's configuration.
+    :param rule_config: configuration given to the rule executors and actions.
+    :param rule_registry: where rules find their executors and actions.
+    :param deserializer_init: called with the deserializer once made.
+    """
+
+    def _construct(self, client: Any) -> "ProtobufDeserializer":
+        return ProtobufDeserializer(self._msg_type, self._deserializer_conf, client, self._rule_conf,
+                                    self._rule_registry)
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufDeserializer", Dict[str, Any]]:
+        """Make the deserializer (the consumer calls this).
+
+        :param conf: the consumer's configuration, handed back unchanged.
+        :param is_key: whether the deserializer is for keys.
+        :returns: the deserializer and the configuration.
+        :raises ValueError: without a message type, or with both a client and a client configuration.
+        """
+        return build_sync(self, conf)

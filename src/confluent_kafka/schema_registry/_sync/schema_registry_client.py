@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Literal, Optional, Union
 
 from ..common._client_ops import ClientOps, Op
 from ..common._httpx_compat import httpx
-from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, urlencode
+from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, TokenCall, TokenSleep, urlencode
 from ..common.schema_registry_client import (
     Association,
     AssociationCreateOrUpdateRequest,
@@ -33,6 +33,19 @@ class _RestClient:
         self.base_urls = settings.base_urls
         self.session = httpx.Client(verify=settings.verify, auth=settings.auth, proxy=settings.proxy,
                                     timeout=settings.timeout)
+        self._token_session: Optional[Any] = None
+
+    def send_token_request(self, call: TokenCall) -> Any:
+        """Send a request to an OAuth token endpoint, on a session of its own (made on first use)."""
+        if self._token_session is None:
+            self._token_session = httpx.Client()
+        return self._token_session.request(call.method, call.url, headers=call.headers, content=call.content)
+
+    def close(self) -> None:
+        """Close the sessions."""
+        self.session.close()
+        if self._token_session is not None:
+            self._token_session.close()
 
 
 class SchemaRegistryClient:
@@ -43,9 +56,14 @@ class SchemaRegistryClient:
     * ``url`` * -- one URL, or several separated by commas (tried in turn). ``mock://NAME``
       makes an in-process registry (see :meth:`new_client`).
     * ``basic.auth.user.info`` -- ``user:password`` (or put them in the URL).
-    * ``bearer.auth.credentials.source`` -- ``STATIC_TOKEN`` (with ``bearer.auth.token``) or
-      ``CUSTOM`` (with ``bearer.auth.custom.provider.function``/``.config``); both need
-      ``bearer.auth.logical.cluster``, and ``bearer.auth.identity.pool.id`` is optional.
+    * ``bearer.auth.credentials.source`` -- ``STATIC_TOKEN`` (with ``bearer.auth.token``),
+      ``CUSTOM`` (with ``bearer.auth.custom.provider.function``/``.config``), ``OAUTHBEARER``
+      (the client credentials grant: ``bearer.auth.client.id``, ``bearer.auth.client.secret``,
+      ``bearer.auth.scope``, ``bearer.auth.issuer.endpoint.url``) or ``OAUTHBEARER_AZURE_IMDS``
+      (a managed identity's token: ``bearer.auth.issuer.endpoint.query``, and
+      ``bearer.auth.issuer.endpoint.url`` to replace Azure's metadata endpoint). All but CUSTOM
+      need ``bearer.auth.logical.cluster``; ``bearer.auth.identity.pool.id`` is optional. OAuth
+      tokens are fetched again when 80% of their lifetime has passed.
     * ``ssl.ca.location``, ``ssl.certificate.location``, ``ssl.key.location``,
       ``ssl.key.password`` -- TLS trust and client certificate (``ssl.ca.location=False``
       turns verification off).
@@ -95,7 +113,9 @@ class SchemaRegistryClient:
             try:
                 if isinstance(effect, HttpCall):
                     value = self._send(effect)
-                elif isinstance(effect, Sleep):
+                elif isinstance(effect, TokenCall):
+                    value = self._rest_client.send_token_request(effect)
+                elif isinstance(effect, (Sleep, TokenSleep)):
                     time.sleep(effect.seconds)
                 elif isinstance(effect, BearerFields):
                     value = effect.provider.get_bearer_fields()
@@ -120,7 +140,11 @@ class SchemaRegistryClient:
         """Close the HTTP session; the client cannot make requests afterwards. Safe to call
         more than once."""
         if self._rest_client is not None:
-            self._rest_client.session.close()
+            closer = getattr(self._rest_client, "close", None)
+            if closer is not None:
+                closer()
+            else:
+                self._rest_client.session.close()
 
     def config(self) -> Dict[str, Any]:
         """The configuration the client was made with.

@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple, TypeVar
 
 from ...serialization import Deserializer, MessageField, SerializationContext, Serializer
 from ..common.serde import FALLBACK_TYPE, KAFKA_CLUSTER_ID, SerdeBase, SerdeOp, associated_subject_op, run_sync
 
-__all__ = ["AssociatedNameStrategy", "BaseSerde", "BaseSerializer", "BaseDeserializer", "KAFKA_CLUSTER_ID",
-           "FALLBACK_TYPE"]
+__all__ = ["AssociatedNameStrategy", "BaseSerde", "BaseSerializer", "BaseDeserializer", "build_serde",
+           "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
+
+log = logging.getLogger("confluent_kafka.schema_registry.serde")
 
 DEFAULT_CACHE_CAPACITY = 1000
 
@@ -52,10 +55,7 @@ class AssociatedNameStrategy:
             if known is not None:
                 self._cache.move_to_end(key)
                 return known
-        cluster_id = None
-        if not (conf or {}).get(KAFKA_CLUSTER_ID) and self._cluster_id_resolver is not None and has_client:
-            cluster_id = self._cluster_id_resolver()
-        found = yield from associated_subject_op(ctx, record_name, conf, has_client, cluster_id)
+        found = yield from associated_subject_op(ctx, record_name, conf, has_client, self._cluster_id_resolver)
         if found is not None:
             with self._lock:
                 self._cache[key] = found
@@ -74,7 +74,8 @@ class AssociatedNameStrategy:
             ``subject.name.strategy.fallback.type``.
         :returns: the subject name.
         :raises ValueError: when ``ctx`` is None.
-        :raises SerializationError: for several associated subjects, or none with fallback NONE.
+        :raises ~confluent_kafka.serialization.SerializationError: for several associated subjects, or none with
+            fallback NONE.
         """
         found: Optional[str] = run_sync(self._op(ctx, record_name, conf, schema_registry_client is not None),
                                         schema_registry_client)
@@ -84,6 +85,64 @@ class AssociatedNameStrategy:
         """Forget the subjects found."""
         with self._lock:
             self._cache.clear()
+
+
+_S = TypeVar("_S", bound="BaseSerde")
+
+
+def check_client_or_conf(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]]) -> None:
+    """A serde builder takes a Schema Registry client or the configuration to make one, not both.
+
+    :raises ValueError: when both are given.
+    """
+    if schema_registry_client is not None and schema_registry_conf is not None:
+        raise ValueError("Cannot specify both a Schema Registry client and a configuration; use one or the other")
+
+
+def build_serde(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]],
+                construct: Callable[[Any], _S], init: Optional[Callable[[_S], None]] = None) -> _S:
+    """Make a serde for a builder: ``construct(client)``, with the client given, or made from
+    ``schema_registry_conf`` (then owned by the serde, which closes it when it is closed), or
+    None when neither is given; then ``init(serde)`` for the application's own setup. A client
+    made here is closed if ``construct`` fails; the serde is closed if ``init`` fails.
+
+    :param schema_registry_client: the application's client, or None.
+    :param schema_registry_conf: the configuration of a client to make instead, or None.
+    :param construct: makes the serde from the client.
+    :param init: called with the serde once made.
+    :returns: the serde.
+    :raises ValueError: when both a client and a configuration are given.
+    """
+    from .schema_registry_client import SchemaRegistryClient
+
+    check_client_or_conf(schema_registry_client, schema_registry_conf)
+    client = schema_registry_client
+    owned = client is None and schema_registry_conf is not None
+    if owned:
+        assert schema_registry_conf is not None
+        client = SchemaRegistryClient.new_client(schema_registry_conf)
+    try:
+        serde = construct(client)
+    except BaseException:
+        if owned:
+            try:
+                client.close()
+            except Exception:
+                log.warning("Failed to close the Schema Registry client of a serde that failed to build",
+                            exc_info=True)
+        raise
+    if owned:
+        serde.own_schema_registry_client()
+    if init is not None:
+        try:
+            init(serde)
+        except BaseException:
+            try:
+                serde.close()
+            except Exception:
+                log.warning("Failed to close a serde whose init callback failed", exc_info=True)
+            raise
+    return serde
 
 
 class BaseSerde(SerdeBase):

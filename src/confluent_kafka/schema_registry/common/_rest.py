@@ -17,10 +17,20 @@ from typing import Any, Dict, Generator, List, Mapping, NamedTuple, Optional, Tu
 from urllib.parse import quote, unquote, urlparse
 
 from ..error import SchemaRegistryError
-from ._oauthbearer import LOGICAL_CLUSTER, TOKEN, IDENTITY_POOL, _BearerFieldProvider, build_field_provider
+from ._oauthbearer import (
+    IDENTITY_POOL,
+    LOGICAL_CLUSTER,
+    TOKEN,
+    TokenCall,
+    TokenSleep,
+    _BearerFieldProvider,
+    _OAuthTokenSource,
+    build_field_provider,
+)
 from .schema_registry_client import full_jitter, is_retriable, is_success
 
-__all__ = ["HttpCall", "Sleep", "BearerFields", "Effect", "RestSettings", "exchange", "urlencode"]
+__all__ = ["HttpCall", "Sleep", "BearerFields", "TokenCall", "TokenSleep", "Effect", "RestSettings", "exchange",
+           "urlencode"]
 
 
 def urlencode(value: str) -> str:
@@ -51,7 +61,7 @@ class BearerFields(NamedTuple):
     provider: _BearerFieldProvider
 
 
-Effect = Union[HttpCall, Sleep, BearerFields]
+Effect = Union[HttpCall, Sleep, BearerFields, TokenCall, TokenSleep]
 Exchange = Generator[Effect, Any, Any]
 
 _ACCEPT = "application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry+json, application/json"
@@ -145,7 +155,10 @@ class RestSettings:
         max_wait = _number(rest, "retries.max.wait.ms")
         self.retries_max_wait_ms = 20000 if max_wait is None else int(max_wait)
 
-        self.bearer_auth_credentials_source, self.bearer_field_provider = build_field_provider(rest)
+        self.bearer_auth_credentials_source, self.bearer_field_provider = build_field_provider(
+            rest, self.max_retries, self.retries_wait_ms, self.retries_max_wait_ms)
+        #: Whether OAuth tokens are fetched (the mock:// client, which needs none, turns it off).
+        self.fetch_tokens = True
         if rest:
             raise ValueError("Unrecognized properties: {}".format(", ".join(rest.keys())))
 
@@ -216,8 +229,12 @@ def exchange(settings: RestSettings, method: str, path: str, body: Optional[Dict
     from ... import version
 
     headers["Confluent-Client-Version"] = f"python/{version()[0]}"
-    if settings.bearer_field_provider is not None:
-        fields = yield BearerFields(settings.bearer_field_provider)
+    provider = settings.bearer_field_provider
+    if isinstance(provider, _OAuthTokenSource):
+        if settings.fetch_tokens:
+            _bearer_headers((yield from provider.fields_op()), headers)
+    elif provider is not None:
+        fields = yield BearerFields(provider)
         _bearer_headers(fields, headers)
 
     response = None

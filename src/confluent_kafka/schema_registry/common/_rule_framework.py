@@ -365,7 +365,7 @@ class ErrorAction(RuleAction):
     def run(self, ctx: RuleContext, message: Any, ex: Optional[Exception]) -> None:
         """Raise.
 
-        :raises SerializationError: always, from ``ex``.
+        :raises ~confluent_kafka.serialization.SerializationError: always, from ``ex``.
         """
         if ex is None:
             raise SerializationError(rule_failure_text(ctx, None))

@@ -18,9 +18,11 @@ from fastavro.schema import expand_schema, load_schema
 from fastavro.validation import validate as avro_validate
 
 from ...serialization import SerializationContext, SerializationError
+from ..confluent.type.variant_utils import Variant
 from .schema_registry_client import Schema
 from .schema_registry_client import RuleKind, RuleMode, RulePhase
 from .serde import (
+    VALIDATION_RULES_PROP,
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
@@ -30,15 +32,44 @@ from .serde import (
     SerdeBase,
     SerdeConfig,
     SerdeOp,
+    ValidationRuleError,
+    ValidationRuleExecutor,
+    ValidationRulesExecution,
     _where,
+    evaluate_validation_rule,
+    parse_validation_rules,
     framing_error,
     registry_call,
     wrap_error,
     writer_schema_op,
 )
 
+# The Avro ``variant`` logical type: a record of ``metadata`` and ``value`` bytes holding a
+# Variant. Such a field reads as a :class:`Variant` and a Variant writes as that record (fastavro
+# names logical types "<avro type>-<logicalType>").
+
+
+def _variant_from_avro(data: Dict[str, Any], writer_schema: Any, reader_schema: Any = None) -> Variant:
+    return Variant(bytes(data["value"]), bytes(data["metadata"]))
+
+
+def _variant_to_avro(data: Any, schema: Any) -> Any:
+    if isinstance(data, Variant):
+        return {"metadata": data.metadata, "value": data.standalone_value_bytes()}
+    return data
+
+
+try:
+    from fastavro import read as _fastavro_read
+    from fastavro import write as _fastavro_write
+
+    _fastavro_read.LOGICAL_READERS["record-variant"] = _variant_from_avro
+    _fastavro_write.LOGICAL_WRITERS["record-variant"] = _variant_to_avro
+except (ImportError, AttributeError):  # pragma: no cover - a fastavro without these tables
+    pass
+
 __all__ = ["AVRO_TYPE", "AvroSchema", "AvroMessage", "LocalSchemaRepository", "parse_schema_with_repo",
-           "transform", "get_type", "get_inline_tags", "_schema_loads", "_ContextStringIO"]
+           "transform", "validate_message", "get_type", "get_inline_tags", "_schema_loads", "_ContextStringIO"]
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +109,10 @@ class LocalSchemaRepository(repository.AbstractSchemaRepository):
         self.schemas = schemas
 
     def load(self, subject: str) -> Any:
+        """The schema named ``subject``, or None.
+
+        :param subject: the schema's full name.
+        :returns: the parsed schema."""
         return self.schemas.get(subject)
 
 
@@ -183,7 +218,7 @@ class AvroSerializerSteps(AvroSteps):
         if to_dict is not None and not callable(to_dict):
             raise ValueError("to_dict must be callable with the signature to_dict(object, SerializationContext)->dict")
         self._to_dict = to_dict
-        self._conf = SerdeConfig(defaults, conf, serializer=True)
+        self._conf = SerdeConfig(defaults, conf, serializer=True, associated=self._new_associated_strategy)
         self._schema = schema
         self._schema_name = None
         self._parsed_schema = None
@@ -231,12 +266,20 @@ class AvroSerializerSteps(AvroSteps):
             def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
                 return transform(rule_ctx, expanded, msg, field_transform)
 
+            if self._validation_enabled(ValidationRulesExecution.BEFORE_DOMAIN_RULES):
+                self._validate_inline_rules(expanded, value)
             value = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, value,
                                         get_inline_tags(parsed), field_transformer)
-        elif latest is not None:
-            parsed = yield from self._parsed_op(latest.schema)
+            if self._validation_enabled(ValidationRulesExecution.AFTER_DOMAIN_RULES):
+                self._validate_inline_rules(expanded, value)
         else:
-            parsed = self._parsed_schema
+            if latest is not None:
+                parsed = yield from self._parsed_op(latest.schema)
+            else:
+                parsed = self._parsed_schema
+            # No domain rules run here, so before and after are the same point.
+            if parsed is not None and self._validation_enabled():
+                self._validate_inline_rules(expand_schema(parsed), value)
         if parsed is None:
             raise SerializationError("the serializer has no schema to write with")
         with _ContextStringIO() as out:
@@ -254,6 +297,11 @@ class AvroSerializerSteps(AvroSteps):
                                                          latest.schema, payload, None, None)
             framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
             return framed
+
+
+    def _validate_inline_rules(self, schema: AvroSchema, value: Any) -> None:
+        self._raise_validation_violations(validate_message(
+            self._conf.validation_executor, schema, value, self._conf.validation_fail_fast))
 
 
 class AvroDeserializerSteps(AvroSteps):
@@ -276,7 +324,7 @@ class AvroDeserializerSteps(AvroSteps):
                 raise TypeError("You must pass either schema string or schema object")
         self._schema = schema
         self._parsed_schemas = ParsedSchemaCache()
-        self._conf = SerdeConfig(defaults, conf, serializer=False)
+        self._conf = SerdeConfig(defaults, conf, serializer=False, associated=self._new_associated_strategy)
         self._reader_schema = (yield from self._parsed_op(schema)) if schema is not None else None
         if from_dict is not None and not callable(from_dict):
             raise ValueError("from_dict must be callable with the signature "
@@ -451,6 +499,78 @@ def _transform_field(ctx: RuleContext, schema: Dict[str, Any], fld: Dict[str, An
             message[name] = result
     finally:
         ctx.exit_field()
+
+
+# -- inline validation rules --------------------------------------------------------------------
+
+
+def validate_message(executor: Optional[ValidationRuleExecutor], schema: Optional[AvroSchema], message: AvroMessage,
+                     fail_fast: bool = False) -> List[ValidationRuleError]:
+    """Evaluate the ``confluent:rules`` of ``schema`` (an expanded fastavro schema) against
+    ``message``, without changing it: a record's rules with ``this`` bound to the record, a
+    field's with ``this`` bound to the field's value (not when it is absent or null), through
+    nested records, arrays, maps and unions.
+
+    :param executor: evaluates each rule; None validates nothing.
+    :param schema: the schema.
+    :param message: the record.
+    :param fail_fast: stop at the first failure.
+    :returns: every failure, located (``addr.zip``, ``tags[3]``, ``scores["k"]``).
+    """
+    found: List[ValidationRuleError] = []
+    if executor is not None and schema is not None and message is not None:
+        _validate(executor, schema, message, "", fail_fast, found)
+    return found
+
+
+def _validate(executor: ValidationRuleExecutor, schema: AvroSchema, message: Any, path: str, fail_fast: bool,
+              out: List[ValidationRuleError]) -> bool:
+    """Walk one value; returns True to stop (fail fast after a failure)."""
+    if schema is None:
+        return False
+    if isinstance(schema, list):
+        if message is None:
+            return False
+        branch, value = _resolve_union(schema, message)
+        if branch is None or branch == "null":
+            return False
+        return _validate(executor, branch, value, path, fail_fast, out)
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    if kind == "array":
+        if not isinstance(message, list):
+            log.warning("Incompatible message type for array schema")
+            return False
+        return any(_validate(executor, schema["items"], item, f"{path}[{i}]", fail_fast, out)
+                   for i, item in enumerate(message))
+    if kind == "map":
+        if not isinstance(message, dict):
+            log.warning("Incompatible message type for map schema")
+            return False
+        return any(_validate(executor, schema["values"], value, f'{path}["{key}"]', fail_fast, out)
+                   for key, value in message.items())
+    if kind != "record":
+        return False  # a leaf: its field's rules were evaluated by the record holding it
+    if not isinstance(message, dict):
+        log.warning("Incompatible message type for record schema")
+        return False
+    for rule in parse_validation_rules(schema.get(VALIDATION_RULES_PROP)):
+        evaluate_validation_rule(executor, rule, schema, message, path, out)
+        if fail_fast and out:
+            return True
+    for fld in schema["fields"]:
+        name = fld["name"]
+        where = f"{path}.{name}" if path else name
+        value = message.get(name)
+        if value is not None:
+            for rule in parse_validation_rules(fld.get(VALIDATION_RULES_PROP)):
+                evaluate_validation_rule(executor, rule, fld["type"], value, where, out)
+                if fail_fast and out:
+                    return True
+        if _validate(executor, fld["type"], value, where, fail_fast, out):
+            return True
+    return False
 
 
 def _full_name(name: str, namespace: Optional[str]) -> str:

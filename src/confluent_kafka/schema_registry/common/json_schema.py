@@ -30,6 +30,7 @@ from referencing import Registry, Resource
 from ...serialization import SerializationContext, SerializationError
 from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema
 from .serde import (
+    VALIDATION_RULES_PROP,
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
@@ -39,14 +40,20 @@ from .serde import (
     SerdeBase,
     SerdeConfig,
     SerdeOp,
+    ValidationRuleError,
+    ValidationRuleExecutor,
+    ValidationRulesExecution,
     _where,
+    evaluate_validation_rule,
+    parse_validation_rules,
     framing_error,
     registry_call,
     wrap_error,
     writer_schema_op,
 )
 
-__all__ = ["JsonMessage", "JsonSchema", "DEFAULT_SPEC", "_retrieve_via_httpx", "transform", "get_type", "_disjoint",
+__all__ = ["JsonMessage", "JsonSchema", "DEFAULT_SPEC", "_retrieve_via_httpx", "transform", "validate_message",
+           "get_type", "_disjoint",
            "get_inline_tags", "_json_loads", "_json_dumps", "_HAS_ORJSON"]
 
 log = logging.getLogger(__name__)
@@ -328,7 +335,8 @@ class JsonSerializerSteps(JsonSteps):
         if to_dict is not None and not callable(to_dict):
             raise ValueError("to_dict must be callable with the signature to_dict(object, SerializationContext)->dict")
         self._to_dict = to_dict
-        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys)
+        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys,
+                                 associated=self._new_associated_strategy)
         self._parsed_schema, self._ref_registry = yield from self._parsed_op(self._schema)
         self._schema_name = _title(self._parsed_schema)
         return None
@@ -364,16 +372,24 @@ class JsonSerializerSteps(JsonSteps):
         if latest is not None:
             schema: Optional[Schema] = latest.schema
             parsed, ref_registry = yield from self._parsed_op(latest.schema)
-            if ref_registry is not None and ctx is not None and subject is not None:
+            if ref_registry is not None:
                 resolver = _root_resolver(parsed, ref_registry)
 
                 def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
                     return transform(rule_ctx, parsed, ref_registry, resolver, "$", msg, field_transform)
 
-                value = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, value, None,
-                                            field_transformer)
+                if self._validation_enabled(ValidationRulesExecution.BEFORE_DOMAIN_RULES):
+                    self._validate_inline_rules(parsed, ref_registry, resolver, value)
+                if ctx is not None and subject is not None:
+                    value = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, value, None,
+                                                field_transformer)
+                if self._validation_enabled(ValidationRulesExecution.AFTER_DOMAIN_RULES):
+                    self._validate_inline_rules(parsed, ref_registry, resolver, value)
         else:
             schema, parsed, ref_registry = self._schema, self._parsed_schema, self._ref_registry
+            # No domain rules run here, so before and after are the same point.
+            if self._validation_enabled() and parsed is not None and ref_registry is not None:
+                self._validate_inline_rules(parsed, ref_registry, _root_resolver(parsed, ref_registry), value)
         if self._validate and schema is not None and ref_registry is not None:
             self._check(value, schema, parsed, ref_registry, ctx, schema_id)
         if schema_id is None:
@@ -389,6 +405,11 @@ class JsonSerializerSteps(JsonSteps):
                                                      latest.schema, payload, None, None)
         framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
         return framed
+
+
+    def _validate_inline_rules(self, parsed: Any, ref_registry: Registry, resolver: Any, value: Any) -> None:
+        self._raise_validation_violations(validate_message(
+            self._conf.validation_executor, parsed, ref_registry, resolver, value, self._conf.validation_fail_fast))
 
 
 class JsonDeserializerSteps(JsonSteps):
@@ -418,7 +439,8 @@ class JsonDeserializerSteps(JsonSteps):
         self._schema = schema
         self._init_caches()
         self._json_decode = json_decode or _json_loads
-        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._format_keys)
+        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._format_keys,
+                                 associated=self._new_associated_strategy)
         self._reader_schema, self._ref_registry = yield from self._parsed_op(schema)
         if from_dict is not None and not callable(from_dict):
             raise ValueError("from_dict must be callable with the signature from_dict(dict, SerializationContext) "
@@ -642,6 +664,108 @@ def _transform_field(ctx: RuleContext, path: str, name: str, message: Dict[str, 
                 message[name] = result
     finally:
         ctx.exit_field()
+
+
+# -- inline validation rules --------------------------------------------------------------------
+
+
+def validate_message(executor: Optional[ValidationRuleExecutor], schema: Optional[JsonSchema], ref_registry: Registry,
+                     ref_resolver: Any, message: JsonMessage, fail_fast: bool = False) -> List[ValidationRuleError]:
+    """Evaluate the ``confluent:rules`` keywords of ``schema`` against ``message``, without
+    changing it: an object schema's rules with ``this`` bound to the object, a property's with
+    ``this`` bound to its value (not when it is absent or null), through nested objects,
+    arrays, ``$ref``, type lists and ``allOf``/``anyOf``/``oneOf``.
+
+    :param executor: evaluates each rule; None validates nothing.
+    :param schema: the schema.
+    :param ref_registry: the ``referencing`` registry holding referenced schemas.
+    :param ref_resolver: the resolver for ``$ref``.
+    :param message: the record.
+    :param fail_fast: stop at the first failure.
+    :returns: every failure, located by JSON path (``$.addr.zip``, ``$.tags[3]``).
+    """
+    found: List[ValidationRuleError] = []
+    if executor is not None and schema is not None and message is not None:
+        _validate(executor, schema, ref_registry, ref_resolver, "$", message, fail_fast, found)
+    return found
+
+
+def _validate(executor: ValidationRuleExecutor, schema: JsonSchema, ref_registry: Registry, ref_resolver: Any,
+              path: str, message: Any, fail_fast: bool, out: List[ValidationRuleError]) -> bool:
+    """Walk one value; returns True to stop (fail fast after a failure)."""
+    if message is None or schema is None or isinstance(schema, bool):
+        return False
+    if isinstance(schema.get("type"), list) and schema["type"]:
+        narrowed = _matching_type(schema, message, ref_registry, ref_resolver)
+        if narrowed is None:
+            return False
+        return _validate(executor, narrowed, ref_registry, ref_resolver, path, message, fail_fast, out)
+    all_of, any_of, one_of = schema.get("allOf"), schema.get("anyOf"), schema.get("oneOf")
+    if all_of is not None or any_of is not None or one_of is not None:
+        if all_of is not None:
+            for sub in all_of:
+                if _validate(executor, sub, ref_registry, ref_resolver, path, message, fail_fast, out):
+                    return True
+        elif one_of is not None:
+            for sub in one_of:
+                match = _matching_subschema(sub, message, ref_registry, ref_resolver)
+                if match is not None:
+                    _validate(executor, match, ref_registry, ref_resolver, path, message, fail_fast, out)
+                    break
+        else:
+            for sub in any_of or []:
+                match = _matching_subschema(sub, message, ref_registry, ref_resolver)
+                if match is not None and _validate(executor, match, ref_registry, ref_resolver, path, message,
+                                                   fail_fast, out):
+                    return True
+        if fail_fast and out:
+            return True
+        # The object's own rules and properties beside the combinators, then its items.
+        if _validate_object(executor, schema, ref_registry, ref_resolver, path, message, fail_fast, out):
+            return True
+        return _validate_items(executor, schema, ref_registry, ref_resolver, path, message, fail_fast, out)
+    if schema.get("items") is not None and isinstance(message, list):
+        return _validate_items(executor, schema, ref_registry, ref_resolver, path, message, fail_fast, out)
+    ref = schema.get("$ref")
+    if ref is not None:
+        resolved = ref_resolver.lookup(ref)
+        return _validate(executor, resolved.contents, ref_registry, resolved.resolver, path, message, fail_fast, out)
+    return _validate_object(executor, schema, ref_registry, ref_resolver, path, message, fail_fast, out)
+
+
+def _validate_items(executor: ValidationRuleExecutor, schema: Dict[str, Any], ref_registry: Registry,
+                    ref_resolver: Any, path: str, message: Any, fail_fast: bool,
+                    out: List[ValidationRuleError]) -> bool:
+    items = schema.get("items")
+    if items is None or not isinstance(message, list):
+        return False
+    return any(_validate(executor, items, ref_registry, ref_resolver, f"{path}[{i}]", item, fail_fast, out)
+               for i, item in enumerate(message))
+
+
+def _validate_object(executor: ValidationRuleExecutor, schema: Dict[str, Any], ref_registry: Registry,
+                     ref_resolver: Any, path: str, message: Any, fail_fast: bool,
+                     out: List[ValidationRuleError]) -> bool:
+    # Declared properties only: additionalProperties and patternProperties are not walked.
+    if not isinstance(message, dict):
+        return False
+    for rule in parse_validation_rules(schema.get(VALIDATION_RULES_PROP)):
+        evaluate_validation_rule(executor, rule, schema, message, path, out)
+        if fail_fast and out:
+            return True
+    for name, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict):
+            continue
+        where = f"{path}.{name}"
+        value = message.get(name)
+        if value is not None:
+            for rule in parse_validation_rules(prop.get(VALIDATION_RULES_PROP)):
+                evaluate_validation_rule(executor, rule, prop, value, where, out)
+                if fail_fast and out:
+                    return True
+        if _validate(executor, prop, ref_registry, ref_resolver, where, value, fail_fast, out):
+            return True
+    return False
 
 
 def _root_resolver(parsed: Any, ref_registry: Registry) -> Any:

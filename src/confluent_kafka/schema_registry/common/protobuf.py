@@ -44,6 +44,7 @@ from ...serialization import SerializationContext, SerializationError
 from ..confluent import meta_pb2
 from ..confluent.type import decimal_pb2, variant_pb2
 from ..confluent.type.decimal_utils import unscaled_to_bytes
+from ..confluent.type.variant_utils import Variant
 from ..confluent.types import decimal_pb2 as legacy_decimal_pb2
 from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema, SchemaReference
 from .serde import (
@@ -57,7 +58,12 @@ from .serde import (
     SerdeConfig,
     SerdeOp,
     SerializationValueError,
+    ValidationRule,
+    ValidationRuleError,
+    ValidationRuleExecutor,
+    ValidationRulesExecution,
     _where,
+    evaluate_validation_rule,
     framing_error,
     registry_call,
     wrap_error,
@@ -65,8 +71,9 @@ from .serde import (
 )
 
 __all__ = ["_bytes", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto", "_init_pool",
-           "is_map_field", "_is_repeated", "get_inline_tags", "_disjoint", "_is_builtin", "decimal_to_protobuf",
-           "protobuf_to_decimal"]
+           "transform", "_transform_field", "_set_field", "validate_message", "get_type", "is_map_field",
+           "_is_repeated", "get_inline_tags", "_disjoint", "_is_builtin", "decimal_to_protobuf",
+           "protobuf_to_decimal", "variant_to_protobuf", "protobuf_to_variant"]
 
 PROTOBUF_TYPE = "PROTOBUF"
 
@@ -153,7 +160,7 @@ def _str_to_proto(name: str, schema_str: str) -> descriptor_pb2.FileDescriptorPr
     :param name: the file name to give it (its reference name, or ``default`` for the root).
     :param schema_str: the base64 ``FileDescriptorProto``.
     :returns: the file.
-    :raises SerializationError: when it is not base64 or not a ``FileDescriptorProto``.
+    :raises ~confluent_kafka.serialization.SerializationError: when it is not base64 or not a ``FileDescriptorProto``.
     """
     try:
         serialized = base64.b64decode("".join(schema_str.split()).encode("ascii"), validate=True)
@@ -302,6 +309,26 @@ def protobuf_to_decimal(value: Any) -> Decimal:
 # -- schemas ---------------------------------------------------------------------------------------
 
 
+def variant_to_protobuf(value: Variant) -> Any:
+    """A Variant as a ``confluent.type.Variant`` message (its own value bytes, for a value
+    navigated to inside another).
+
+    :param value: the Variant.
+    :returns: the message.
+    """
+    return variant_pb2.Variant(metadata=value.metadata, value=value.standalone_value_bytes())
+
+
+def protobuf_to_variant(value: Any) -> Variant:
+    """A ``confluent.type.Variant`` message as a Variant.
+
+    :param value: the message.
+    :returns: the Variant.
+    :raises VariantError: for empty or unknown-version metadata.
+    """
+    return Variant(value.value, value.metadata)
+
+
 def resolve_named_schemas_op(schema: Schema, pool: DescriptorPool, visited: Optional[Set[str]] = None) -> SerdeOp:
     """Add the files ``schema`` references (recursively, dependencies first) to ``pool``,
     fetched from the registry in the ``serialized`` form; well-known files are skipped.
@@ -338,7 +365,7 @@ def _add_file(pool: DescriptorPool, proto: descriptor_pb2.FileDescriptorProto) -
 def _message_at(file: FileDescriptor, indexes: List[int]) -> Descriptor:
     """The message type at ``indexes`` in ``file``.
 
-    :raises SerializationError: for an index the file does not have.
+    :raises ~confluent_kafka.serialization.SerializationError: for an index the file does not have.
     """
     if not indexes:
         raise SerializationError("the payload names no message type (empty message indexes)")
@@ -414,7 +441,8 @@ class ProtobufSerializerSteps(ProtobufSteps):
         self._ref_reference_subject_func = strategy
 
     def _init(self, msg_type: Any, conf: Optional[Dict[str, Any]], defaults: Dict[str, Any]) -> None:
-        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys)
+        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys,
+                                 associated=self._new_associated_strategy)
         self._schema_id = None
         self._known_subjects = set()
         self._known_lock = threading.Lock()
@@ -476,8 +504,15 @@ class ProtobufSerializerSteps(ProtobufSteps):
             def field_transformer(rule_ctx: RuleContext, field_transform: FieldTransform, msg: Any) -> Any:
                 return transform(rule_ctx, desc, msg, field_transform)
 
+            if self._validation_enabled(ValidationRulesExecution.BEFORE_DOMAIN_RULES):
+                self._validate_inline_rules(desc, message)
             message = self._execute_rules(ctx, subject, RuleMode.WRITE, None, latest.schema, message, None,
                                           field_transformer)
+            if self._validation_enabled(ValidationRulesExecution.AFTER_DOMAIN_RULES):
+                self._validate_inline_rules(desc, message)
+        elif self._validation_enabled():
+            # No domain rules run here, so before and after are the same point.
+            self._validate_inline_rules(message.DESCRIPTOR, message)
         if schema_id is None:
             raise SerializationError(f"{_where(ctx)}no schema id to frame {full_name} with: a SerializationContext "
                                      "is needed to find the subject")
@@ -491,6 +526,11 @@ class ProtobufSerializerSteps(ProtobufSteps):
         return framed
 
 
+    def _validate_inline_rules(self, desc: Descriptor, message: Any) -> None:
+        self._raise_validation_violations(validate_message(
+            self._conf.validation_executor, desc, message, self._conf.validation_fail_fast))
+
+
 class ProtobufDeserializerSteps(ProtobufSteps):
     """The steps of a Protobuf deserializer."""
 
@@ -499,7 +539,8 @@ class ProtobufDeserializerSteps(ProtobufSteps):
 
     def _init(self, message_type: Any, conf: Optional[Dict[str, Any]], defaults: Dict[str, Any]) -> None:
         self._parsed_schemas = ParsedSchemaCache()
-        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._deserializer_keys)
+        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._deserializer_keys,
+                                 associated=self._new_associated_strategy)
         self._msg_class = message_factory.GetMessageClass(_message_class(message_type, "ProtobufDeserializer"))
 
     def _deserializer_keys(self, conf: Dict[str, Any]) -> None:
@@ -698,3 +739,134 @@ def _set_field(fd: FieldDescriptor, message: Message, value: Any) -> None:
         getattr(message, fd.name).CopyFrom(value)
     else:
         setattr(message, fd.name, value)
+
+
+# -- inline validation rules --------------------------------------------------------------------
+
+
+def validate_message(executor: Optional[ValidationRuleExecutor], descriptor: Optional[Descriptor], message: Any,
+                     fail_fast: bool = False) -> List[ValidationRuleError]:
+    """Evaluate the inline rules of ``descriptor`` (the ``rules`` of its
+    ``(confluent.message_meta)`` and its fields' ``(confluent.field_meta)``) against
+    ``message``, without changing it: a message's rules with ``this`` bound to the message, a
+    field's with ``this`` bound to its value (a repeated or map field's whole list or map; not
+    when a field with presence is unset), through nested messages, repeated messages and map
+    values.
+
+    ``message``'s own class drives the walk (which fields exist and are set); each of its fields
+    is paired by number with the schema's, which gives the rules and the name in the path. When
+    the two descriptors differ in a field's name, type or cardinality, or the schema has fields
+    the class lacks, rules see the message re-read through the schema.
+
+    :param executor: evaluates each rule; None validates nothing.
+    :param descriptor: the registered schema's message.
+    :param message: the message.
+    :param fail_fast: stop at the first failure.
+    :returns: every failure, located (``addr.zip``, ``items[3]``, ``labels["k"]``).
+    :raises ~confluent_kafka.serialization.SerializationError: when the message cannot be read through the schema.
+    """
+    found: List[ValidationRuleError] = []
+    if executor is None or descriptor is None or message is None:
+        return found
+    view = None
+    if _needs_view(descriptor, message.DESCRIPTOR):
+        view = message_factory.GetMessageClass(descriptor)()
+        try:
+            view.ParseFromString(message.SerializeToString())
+        except Exception as exc:  # noqa: BLE001 - any failure to read it back is the same problem
+            raise SerializationError(
+                f"Could not read message {descriptor.full_name} through the registered schema: {exc}") from exc
+    _validate(executor, descriptor, message, view, "", fail_fast, found)
+    return found
+
+
+_VIEW_NEEDED: Dict[Tuple[Descriptor, Descriptor], bool] = {}
+
+
+def _needs_view(schema: Descriptor, runtime: Descriptor) -> bool:
+    if schema is runtime:
+        return False
+    key = (schema, runtime)
+    needed = _VIEW_NEEDED.get(key)
+    if needed is None:
+        needed = _VIEW_NEEDED[key] = not _same_shape(schema, runtime, set())
+    return needed
+
+
+def _same_shape(schema: Descriptor, runtime: Descriptor, seen: Set[Tuple[str, str]]) -> bool:
+    """Whether every field of ``schema`` exists in ``runtime`` (by number) under the same name,
+    type and cardinality, down through message fields."""
+    pair = (schema.full_name, runtime.full_name)
+    if pair in seen:
+        return True
+    seen.add(pair)
+    for schema_fd in schema.fields:
+        runtime_fd = runtime.fields_by_number.get(schema_fd.number)
+        if runtime_fd is None:
+            return False
+        if (schema_fd.name, schema_fd.type, _is_repeated(schema_fd)) != \
+                (runtime_fd.name, runtime_fd.type, _is_repeated(runtime_fd)):
+            return False
+        if runtime_fd.type == FieldDescriptor.TYPE_MESSAGE and \
+                not _same_shape(schema_fd.message_type, runtime_fd.message_type, seen):
+            return False
+    return True
+
+
+def _rules_of(options: Any, extension: Any) -> List[ValidationRule]:
+    if not options.HasExtension(extension):
+        return []
+    return [ValidationRule(r.name, r.doc, r.expr, r.sql) for r in options.Extensions[extension].rules]
+
+
+def _validate(executor: ValidationRuleExecutor, descriptor: Descriptor, message: Any, view: Any, path: str,
+              fail_fast: bool, out: List[ValidationRuleError]) -> bool:
+    """Walk one message (``view``: the same read through the schema, or None); returns True
+    to stop (fail fast after a failure)."""
+    if descriptor is None or not isinstance(message, Message):
+        return False
+    for rule in _rules_of(descriptor.GetOptions(), meta_pb2.message_meta):
+        evaluate_validation_rule(executor, rule, descriptor, message if view is None else view, path, out)
+        if fail_fast and out:
+            return True
+    for fd in message.DESCRIPTOR.fields:
+        schema_fd = descriptor.fields_by_number.get(fd.number)
+        if schema_fd is None:
+            continue  # the schema does not have it, so no rules on or under it
+        if fd.has_presence and not message.HasField(fd.name):
+            continue  # unset: its rules are skipped
+        value = getattr(message, fd.name)
+        view_value = None if view is None else getattr(view, schema_fd.name)
+        where = f"{path}.{schema_fd.name}" if path else schema_fd.name
+        for rule in _rules_of(schema_fd.GetOptions(), meta_pb2.field_meta):
+            evaluate_validation_rule(executor, rule, schema_fd, value if view_value is None else view_value, where,
+                                     out)
+            if fail_fast and out:
+                return True
+        if fd.type != FieldDescriptor.TYPE_MESSAGE or schema_fd.type != FieldDescriptor.TYPE_MESSAGE:
+            continue
+        if _validate_children(executor, fd, schema_fd, value, view_value, where, fail_fast, out):
+            return True
+    return False
+
+
+def _validate_children(executor: ValidationRuleExecutor, fd: FieldDescriptor, schema_fd: FieldDescriptor,
+                       value: Any, view_value: Any, where: str, fail_fast: bool, out: List[ValidationRuleError]) -> bool:
+    if is_map_field(fd):
+        value_fd = fd.message_type.fields_by_name["value"]
+        schema_value_fd = schema_fd.message_type.fields_by_name["value"]
+        if value_fd.type != FieldDescriptor.TYPE_MESSAGE or schema_value_fd.type != FieldDescriptor.TYPE_MESSAGE:
+            return False
+        for key, item in value.items():
+            item_view = view_value[key] if view_value is not None and key in view_value else None
+            if _validate(executor, schema_value_fd.message_type, item, item_view, f'{where}["{key}"]', fail_fast,
+                         out):
+                return True
+        return False
+    if _is_repeated(fd):
+        for i, item in enumerate(value):
+            item_view = view_value[i] if view_value is not None and i < len(view_value) else None
+            if _validate(executor, schema_fd.message_type, item, item_view, f"{where}[{i}]", fail_fast, out):
+                return True
+        return False
+    return _validate(executor, schema_fd.message_type, value, view_value, where, fail_fast, out)

@@ -240,15 +240,27 @@ def _parse(kind: Any, value: Any) -> Any:
 
 @define(hash=False)
 class RuleParams:
-    """A rule's free-form string parameters."""
+    """A rule's free-form string parameters.
+
+    :ivar params: the parameters, by name.
+    """
 
     params: Dict[str, str] = field(factory=dict, hash=False)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return dict(self.params)
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         return cls(params=dict(src_dict))  # type: ignore[call-arg]
 
     def __hash__(self) -> int:
@@ -257,7 +269,20 @@ class RuleParams:
 
 @define(frozen=True)
 class Rule:
-    """One data-contract rule of a schema's rule set."""
+    """One data-contract rule of a schema's rule set.
+
+    :ivar name: the rule's name.
+    :ivar doc: what it is for.
+    :ivar kind: CONDITION or TRANSFORM.
+    :ivar mode: when it runs (WRITE, READ, WRITEREAD, UPGRADE, DOWNGRADE, UPDOWN).
+    :ivar type: its executor's type (``CEL``, ``ENCRYPT``, ...).
+    :ivar tags: the field tags a field-level rule applies to.
+    :ivar params: the executor's parameters.
+    :ivar expr: the expression.
+    :ivar on_success: the action after success.
+    :ivar on_failure: the action after failure.
+    :ivar disabled: whether the rule is off.
+    """
 
     name: Optional[str]
     doc: Optional[str]
@@ -272,6 +297,10 @@ class Rule:
     disabled: Optional[bool]
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "name", self.name)
         _put(out, "doc", self.doc)
@@ -288,6 +317,11 @@ class Rule:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         kind = d.get("kind")
         mode = d.get("mode")
@@ -313,7 +347,13 @@ def _rules_to_dicts(rules: Optional[List[Rule]]) -> Optional[List[Dict[str, Any]
 
 @define(hash=False)
 class RuleSet:
-    """A schema's migration, domain and encoding rules."""
+    """A schema's migration, domain and encoding rules.
+
+    :ivar migration_rules: the rules run between versions.
+    :ivar domain_rules: the rules run on each record.
+    :ivar encoding_rules: the rules run on the encoded bytes.
+    :ivar enable_at: where the rules run (``ALL``, ``CLIENT``, ...).
+    """
 
     migration_rules: Optional[List[Rule]] = field(hash=False)
     domain_rules: Optional[List[Rule]] = field(hash=False)
@@ -321,6 +361,10 @@ class RuleSet:
     enable_at: Optional[str] = field(default=None)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "migrationRules", _rules_to_dicts(self.migration_rules))
         _put(out, "domainRules", _rules_to_dicts(self.domain_rules))
@@ -330,6 +374,11 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         def rules(key: str) -> List[Rule]:
             return [Rule.from_dict(r) for r in src_dict.get(key) or []]
 
@@ -347,15 +396,27 @@ class RuleSet:
 
 @define(hash=False)
 class MetadataTags:
-    """Tags by field path (paths may hold wildcards)."""
+    """Tags by field path (paths may hold wildcards).
+
+    :ivar tags: the tags, by field path.
+    """
 
     tags: Dict[str, List[str]] = field(factory=dict, hash=False)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return dict(self.tags)
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         return cls(tags=dict(src_dict))  # type: ignore[call-arg]
 
     def __hash__(self) -> int:
@@ -365,15 +426,27 @@ class MetadataTags:
 
 @define(hash=False)
 class MetadataProperties:
-    """Free-form string properties of a schema."""
+    """Free-form string properties of a schema.
+
+    :ivar properties: the properties, by name.
+    """
 
     properties: Dict[str, str] = field(factory=dict, hash=False)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return dict(self.properties)
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         return cls(properties=dict(src_dict))  # type: ignore[call-arg]
 
     def __hash__(self) -> int:
@@ -382,13 +455,22 @@ class MetadataProperties:
 
 @define(frozen=True)
 class Metadata:
-    """A schema's metadata: tags, properties and the names of sensitive fields."""
+    """A schema's metadata: tags, properties and the names of sensitive fields.
+
+    :ivar tags: tags by field path.
+    :ivar properties: free-form properties.
+    :ivar sensitive: the names of sensitive fields.
+    """
 
     tags: Optional[MetadataTags]
     properties: Optional[MetadataProperties]
     sensitive: Optional[List[str]] = field(hash=False)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "tags", self.tags.to_dict() if self.tags is not None else None)
         _put(out, "properties", self.properties.to_dict() if self.properties is not None else None)
@@ -397,6 +479,11 @@ class Metadata:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         tags = src_dict.get("tags")
         properties = src_dict.get("properties")
         return cls(  # type: ignore[call-arg]
@@ -408,26 +495,44 @@ class Metadata:
 
 @define(frozen=True)
 class SchemaVersion:
-    """A (subject, version) pair holding a schema."""
+    """A (subject, version) pair holding a schema.
+
+    :ivar subject: the subject.
+    :ivar version: the version.
+    """
 
     subject: Optional[str]
     version: Optional[int]
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         return cls(subject=src_dict.get("subject"), version=src_dict.get("version"))  # type: ignore[call-arg]
 
 
 @define(frozen=True)
 class SchemaReference:
     """A reference from a schema to another one: the name it is imported by, and the subject
-    and version holding it."""
+    and version holding it.
+
+    :ivar name: the name the schema imports it by.
+    :ivar subject: the subject holding it.
+    :ivar version: its version there.
+    """
 
     name: Optional[str]
     subject: Optional[str]
     version: Optional[int]
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "name", self.name)
         _put(out, "subject", self.subject)
@@ -436,6 +541,11 @@ class SchemaReference:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         return cls(name=src_dict.get("name"), subject=src_dict.get("subject"),  # type: ignore[call-arg]
                    version=src_dict.get("version"))
 
@@ -458,7 +568,16 @@ def _as_dict(value: Any) -> Any:
 
 @define
 class ServerConfig:
-    """A registry's (global or per-subject) configuration."""
+    """A registry's (global or per-subject) configuration.
+
+    :ivar compatibility: the compatibility level (older registries' key).
+    :ivar compatibility_level: the compatibility level.
+    :ivar compatibility_group: the metadata property grouping versions for compatibility checks.
+    :ivar default_metadata: metadata given to new schemas that have none.
+    :ivar override_metadata: metadata given to every new schema.
+    :ivar default_rule_set: rules given to new schemas that have none.
+    :ivar override_rule_set: rules given to every new schema.
+    """
 
     compatibility: Optional[ConfigCompatibilityLevel] = None
     compatibility_level: Optional[ConfigCompatibilityLevel] = None
@@ -469,6 +588,10 @@ class ServerConfig:
     override_rule_set: Optional[RuleSet] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "compatibility", self.compatibility.value if self.compatibility is not None else None)
         _put(out, "compatibilityLevel",
@@ -482,6 +605,11 @@ class ServerConfig:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         compatibility = d.get("compatibility")
         level = d.get("compatibilityLevel")
@@ -499,7 +627,14 @@ class ServerConfig:
 @define(frozen=True, cache_hash=True)
 class Schema:
     """A schema as written: its text, its type (AVRO, JSON or PROTOBUF), the schemas it
-    references, and optionally metadata and a rule set."""
+    references, and optionally metadata and a rule set.
+
+    :ivar schema_str: the schema's text.
+    :ivar schema_type: AVRO, JSON or PROTOBUF.
+    :ivar references: the schemas it references.
+    :ivar metadata: its metadata.
+    :ivar rule_set: its rules.
+    """
 
     schema_str: Optional[str]
     schema_type: Optional[str] = "AVRO"
@@ -508,6 +643,10 @@ class Schema:
     rule_set: Optional[RuleSet] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "schema", self.schema_str)
         _put(out, "schemaType", self.schema_type)
@@ -520,6 +659,11 @@ class Schema:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(  # type: ignore[call-arg]
             schema_str=d.get("schema"),
@@ -532,7 +676,14 @@ class Schema:
 
 @define(frozen=True, cache_hash=True)
 class RegisteredSchema:
-    """A schema as registered: the subject and version holding it, its id and guid."""
+    """A schema as registered: the subject and version holding it, its id and guid.
+
+    :ivar schema_id: the schema's id.
+    :ivar guid: the schema's guid.
+    :ivar schema: the schema.
+    :ivar subject: the subject holding it.
+    :ivar version: its version in the subject.
+    """
 
     subject: Optional[str]
     version: Optional[int]
@@ -541,6 +692,10 @@ class RegisteredSchema:
     schema: Schema
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = self.schema.to_dict() if self.schema is not None else {}
         _put(out, "id", self.schema_id)
         _put(out, "guid", self.guid)
@@ -550,6 +705,11 @@ class RegisteredSchema:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(  # type: ignore[call-arg]
             schema_id=d.get("id"),
@@ -562,7 +722,17 @@ class RegisteredSchema:
 
 @define(frozen=True)
 class Association:
-    """An association between a subject and a resource (such as a topic)."""
+    """An association between a subject and a resource (such as a topic).
+
+    :ivar subject: the associated subject.
+    :ivar guid: the association's guid.
+    :ivar resource_name: the resource's name (a topic's name).
+    :ivar resource_namespace: the resource's namespace (a Kafka cluster id, or ``-``).
+    :ivar resource_id: the resource's id.
+    :ivar resource_type: the resource's type (``topic``).
+    :ivar association_type: ``key`` or ``value``.
+    :ivar frozen: whether the association may no longer change.
+    """
 
     subject: Optional[str]
     guid: Optional[str]
@@ -574,6 +744,10 @@ class Association:
     frozen: bool = False
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "guid", self.guid)
@@ -587,6 +761,11 @@ class Association:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(  # type: ignore[call-arg]
             subject=d.get("subject"), guid=d.get("guid"), resource_name=d.get("resourceName"),
@@ -598,7 +777,14 @@ class Association:
 
 @define
 class AssociationInfo:
-    """One association in a registry's answer."""
+    """One association in a registry's answer.
+
+    :ivar subject: the associated subject.
+    :ivar association_type: ``key`` or ``value``.
+    :ivar lifecycle: STRONG or WEAK.
+    :ivar frozen: whether the association may no longer change.
+    :ivar schema: the schema registered with it, if any.
+    """
 
     subject: Optional[str] = None
     association_type: Optional[str] = None
@@ -607,6 +793,10 @@ class AssociationInfo:
     schema: Optional[Schema] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "associationType", self.association_type)
@@ -617,6 +807,11 @@ class AssociationInfo:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         schema = d.get("schema")
         return cls(  # type: ignore[call-arg]
@@ -627,7 +822,15 @@ class AssociationInfo:
 
 @define
 class AssociationCreateOrUpdateInfo:
-    """One association to create or update."""
+    """One association to create or update.
+
+    :ivar subject: the subject to associate.
+    :ivar association_type: ``key`` or ``value``.
+    :ivar lifecycle: STRONG or WEAK.
+    :ivar frozen: whether the association may no longer change.
+    :ivar schema: a schema to register under the subject.
+    :ivar normalize: whether to normalize that schema.
+    """
 
     subject: Optional[str] = None
     association_type: Optional[str] = None
@@ -637,6 +840,10 @@ class AssociationCreateOrUpdateInfo:
     normalize: Optional[bool] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "associationType", self.association_type)
@@ -648,6 +855,11 @@ class AssociationCreateOrUpdateInfo:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         schema = d.get("schema")
         return cls(  # type: ignore[call-arg]
@@ -669,7 +881,14 @@ def _resource_fields(obj: Any, out: Dict[str, Any]) -> Dict[str, Any]:
 
 @define
 class AssociationCreateOrUpdateRequest:
-    """A request to create or update the associations of one resource."""
+    """A request to create or update the associations of one resource.
+
+    :ivar resource_name: the resource's name.
+    :ivar resource_namespace: the resource's namespace.
+    :ivar resource_id: the resource's id.
+    :ivar resource_type: the resource's type.
+    :ivar associations: the associations to create or update.
+    """
 
     resource_name: Optional[str] = None
     resource_namespace: Optional[str] = None
@@ -678,10 +897,19 @@ class AssociationCreateOrUpdateRequest:
     associations: Optional[List[AssociationCreateOrUpdateInfo]] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return _resource_fields(self, {})
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         listed = d.get("associations")
         return cls(  # type: ignore[call-arg]
@@ -693,7 +921,14 @@ class AssociationCreateOrUpdateRequest:
 
 @define
 class AssociationResponse:
-    """A registry's answer to an association request."""
+    """A registry's answer to an association request.
+
+    :ivar resource_name: the resource's name.
+    :ivar resource_namespace: the resource's namespace.
+    :ivar resource_id: the resource's id.
+    :ivar resource_type: the resource's type.
+    :ivar associations: the associations made or updated.
+    """
 
     resource_name: Optional[str] = None
     resource_namespace: Optional[str] = None
@@ -702,10 +937,19 @@ class AssociationResponse:
     associations: Optional[List[AssociationInfo]] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return _resource_fields(self, {})
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         listed = d.get("associations")
         return cls(  # type: ignore[call-arg]

@@ -45,6 +45,18 @@ from ._rule_framework import (
     has_rules,
     set_original_key,
 )
+from ._validation import (
+    VALIDATION_RULES_PROP,
+    ValidationRule,
+    ValidationRuleError,
+    ValidationRuleExecutor,
+    ValidationRulesExecution,
+    default_validation_rule_executor,
+    evaluate_validation_rule,
+    parse_validation_rules,
+    raise_violations,
+    validation_settings,
+)
 from .schema_registry_client import RegisteredSchema, RuleMode, RulePhase, Schema
 
 __all__ = [
@@ -73,6 +85,13 @@ __all__ = [
     "RuleError",
     "RuleConditionError",
     "ValidationRulesExecution",
+    "ValidationRule",
+    "ValidationRuleError",
+    "ValidationRuleExecutor",
+    "VALIDATION_RULES_PROP",
+    "parse_validation_rules",
+    "default_validation_rule_executor",
+    "evaluate_validation_rule",
     "Migration",
     "ParsedSchemaCache",
     "SchemaId",
@@ -110,14 +129,6 @@ def _strategies() -> Dict[SubjectNameStrategyType, Callable[..., Optional[str]]]
     return STRATEGY_TYPE_MAP
 
 
-class ValidationRulesExecution(str, Enum):
-    """When inline validation rules run (only DISABLED is supported yet)."""
-
-    DISABLED = "DISABLED"
-    BEFORE_DOMAIN_RULES = "BEFORE_DOMAIN_RULES"
-    AFTER_DOMAIN_RULES = "AFTER_DOMAIN_RULES"
-
-
 T = TypeVar("T")
 
 
@@ -152,6 +163,10 @@ class SchemaId:
     :param schema_id: the id.
     :param guid: the guid, as text.
     :param message_indexes: Protobuf message indexes.
+    :ivar id: the schema id (None when the guid is used).
+    :ivar guid: the schema guid, as a :class:`uuid.UUID`.
+    :ivar schema_type: the schema type.
+    :ivar message_indexes: the Protobuf message indexes.
     """
 
     __slots__ = ["schema_type", "id", "guid", "message_indexes"]
@@ -168,7 +183,7 @@ class SchemaId:
 
         :param payload: the framed bytes.
         :returns: ``payload``, positioned after the framing.
-        :raises SerializationError: for an unknown magic byte.
+        :raises ~confluent_kafka.serialization.SerializationError: for an unknown magic byte.
         """
         magic = struct.unpack(">b", payload.read(1))[0]
         if magic == _MAGIC_BYTE_V0:
@@ -185,7 +200,7 @@ class SchemaId:
         """The id framing: magic byte 0, the id as 4 big-endian bytes (and message indexes).
 
         :returns: the framing.
-        :raises SerializationError: when no id is set.
+        :raises ~confluent_kafka.serialization.SerializationError: when no id is set.
         """
         if self.id is None:
             raise SerializationError("Schema ID is not set")
@@ -199,7 +214,7 @@ class SchemaId:
         """The guid framing: magic byte 1 and the 16 guid bytes (and message indexes).
 
         :returns: the framing.
-        :raises SerializationError: when no guid is set.
+        :raises ~confluent_kafka.serialization.SerializationError: when no guid is set.
         """
         if self.guid is None:
             raise SerializationError("Schema GUID is not set")
@@ -374,7 +389,8 @@ def writer_schema_op(schema_id: "SchemaId", subject: Optional[str], fmt: Optiona
     """Fetch the schema a payload was written with, by id or guid.
 
     :returns: the :class:`Schema`.
-    :raises SerializationError: when the registry does not hold it (also a SchemaRegistryError).
+    :raises ~confluent_kafka.serialization.SerializationError: when the registry does not hold it (also a
+        SchemaRegistryError).
     """
     try:
         if schema_id.id is not None:
@@ -396,6 +412,14 @@ class RegistryCall(NamedTuple):
     name: str
     args: Tuple[Any, ...] = ()
     kwargs: Dict[str, Any] = {}
+
+
+class Invoke(NamedTuple):
+    """Call ``fn(*args)`` (awaiting the result on the async side if it is awaitable): a
+    function of the application's, such as the cluster id resolver."""
+
+    fn: Callable[..., Any]
+    args: Tuple[Any, ...] = ()
 
 
 class CacheLookup(NamedTuple):
@@ -436,6 +460,8 @@ def run_sync(op: SerdeOp, client: Any) -> Any:
 
 
 def _perform_now(effect: Any, client: Any) -> Any:
+    if isinstance(effect, Invoke):
+        return effect.fn(*effect.args)
     if isinstance(effect, CacheLookup):
         cache = getattr(client, "_cache", None)
         return None if cache is None else cache.get_registered_by_subject_id(effect.subject, effect.schema_id)
@@ -488,7 +514,8 @@ class SerdeConfig:
     """
 
     def __init__(self, defaults: Dict[str, Any], conf: Optional[Dict[str, Any]], serializer: bool,
-                 format_keys: Optional[Callable[[Dict[str, Any]], None]] = None) -> None:
+                 format_keys: Optional[Callable[[Dict[str, Any]], None]] = None,
+                 associated: Optional[Callable[[], Any]] = None) -> None:
         c = dict(defaults)
         if conf is not None:
             c.update(conf)
@@ -507,8 +534,9 @@ class SerdeConfig:
         self.use_latest_with_metadata: Optional[Dict[str, str]] = c.pop("use.latest.with.metadata")
         if self.use_latest_with_metadata is not None and not isinstance(self.use_latest_with_metadata, dict):
             raise ValueError("use.latest.with.metadata must be a dict value")
-        self.strategy, self.strategy_conf = _subject_name_strategy(
-            c.pop("subject.name.strategy.type"), c.pop("subject.name.strategy.conf"), c.pop("subject.name.strategy"))
+        self.strategy, self.strategy_conf = resolve_subject_name_strategy(
+            c.pop("subject.name.strategy.type"), c.pop("subject.name.strategy.conf"), c.pop("subject.name.strategy"),
+            associated)
         key = "schema.id.serializer" if serializer else "schema.id.deserializer"
         self.schema_id_framing: Callable[..., Any] = c.pop(key)
         if not callable(self.schema_id_framing):
@@ -518,29 +546,33 @@ class SerdeConfig:
         if "validate.strict" in defaults:
             self.strict = _flag(c, "validate.strict")
             self.strict_allow_default = _flag(c, "validate.strict.allow.default")
+        self.validation = ValidationRulesExecution.DISABLED
+        self.validation_fail_fast = False
+        self.validation_executor: Optional[ValidationRuleExecutor] = None
         if serializer:
-            execution = c.pop("validation.rules.execution", ValidationRulesExecution.DISABLED)
-            try:
-                execution = ValidationRulesExecution(execution)
-            except ValueError:
-                raise ValueError("validation.rules.execution must be one of {}".format(
-                    ", ".join(m.value for m in ValidationRulesExecution)))
-            fail_fast = c.pop("validation.rules.fail.fast", False)
-            if not isinstance(fail_fast, bool):
-                raise ValueError("validation.rules.fail.fast must be a boolean value")
-            c.pop("validation.rules.executor", None)
-            if execution != ValidationRulesExecution.DISABLED:
-                raise NotImplementedError("inline validation rules (validation.rules.execution) are not supported "
-                                          "by this client yet")
+            self.validation, self.validation_fail_fast, self.validation_executor = validation_settings(c)
         if format_keys is not None:
             format_keys(c)
         if c:
             raise ValueError("Unrecognized properties: {}".format(", ".join(c.keys())))
 
 
-def _subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any) -> Tuple[Any, Any]:
-    from .._sync.serde import AssociatedNameStrategy
+def resolve_subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any,
+                                  associated: Optional[Callable[[], Any]] = None) -> Tuple[Any, Any]:
+    """The subject name strategy a serde is configured with: ``strategy`` (a callable) if
+    given, else the one ``kind`` names, else the associated strategy.
 
+    :param kind: a :class:`SubjectNameStrategyType` or its name (any case).
+    :param strategy_conf: the strategy's settings, returned with it.
+    :param strategy: a callable ``(ctx, record_name) -> subject``.
+    :param associated: makes the associated strategy (the sync one by default).
+    :returns: (strategy, its settings).
+    :raises ValueError: for a strategy that is not callable, or an unknown or NONE type.
+    """
+    if associated is None:
+        from .._sync.serde import AssociatedNameStrategy
+
+        associated = AssociatedNameStrategy
     if strategy is not None:
         if not callable(strategy):
             raise ValueError("subject.name.strategy must be callable")
@@ -553,7 +585,7 @@ def _subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any) -> Tupl
                 raise ValueError(f"Invalid subject.name.strategy.type: {kind}. "
                                  f"Valid values are: {[e.value for e in SubjectNameStrategyType]}")
         if kind == SubjectNameStrategyType.ASSOCIATED:
-            return AssociatedNameStrategy(), strategy_conf
+            return associated(), strategy_conf
         if kind == SubjectNameStrategyType.NONE:
             raise ValueError(f"Invalid subject.name.strategy.type: {kind}. "
                              "NONE cannot be used as a subject name strategy.")
@@ -561,7 +593,7 @@ def _subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any) -> Tupl
         if found is None:
             raise ValueError(f"Unknown subject.name.strategy.type: {kind}")
         return found, strategy_conf
-    return AssociatedNameStrategy(), strategy_conf
+    return associated(), strategy_conf
 
 
 # -- the associated subject name strategy ---------------------------------------------------------
@@ -570,13 +602,39 @@ KAFKA_CLUSTER_ID = "subject.name.strategy.kafka.cluster.id"
 FALLBACK_TYPE = "subject.name.strategy.fallback.type"
 
 
+def cluster_id_op(conf: Optional[Dict[str, Any]], resolver: Optional[Callable[[], Any]]) -> SerdeOp:
+    """The namespace of association lookups: ``subject.name.strategy.kafka.cluster.id`` if
+    set, else what ``resolver`` returns (awaited on the async side), else ``-`` (any).
+
+    :returns: the namespace.
+    :raises ~confluent_kafka.serialization.SerializationError: when the resolver fails or gives an empty id.
+    """
+    configured = (conf or {}).get(KAFKA_CLUSTER_ID)
+    if configured:
+        return configured
+    if resolver is None:
+        return "-"
+    try:
+        found = yield Invoke(resolver)
+    except Exception as exc:
+        raise SerializationError(
+            "associated name strategy: could not resolve the Kafka cluster id, which typically means the client "
+            f"has not reached a broker yet; set {KAFKA_CLUSTER_ID} to supply it explicitly: {exc}") from exc
+    if not found:
+        raise SerializationError("associated name strategy: the Kafka cluster id resolved to an empty string; "
+                                 f"set {KAFKA_CLUSTER_ID} to supply it explicitly")
+    return found
+
+
 def associated_subject_op(ctx: SerializationContext, record_name: Optional[str], conf: Optional[Dict[str, Any]],
-                          has_client: bool, cluster_id: Optional[str]) -> SerdeOp:
+                          has_client: bool, resolver: Optional[Callable[[], Any]] = None) -> SerdeOp:
     """Find the subject associated with the topic, falling back to another strategy (TOPIC
     unless ``subject.name.strategy.fallback.type`` says otherwise) when there is none.
 
+    :param resolver: gives the Kafka cluster id (see :func:`cluster_id_op`).
     :returns: the subject name.
-    :raises SerializationError: for several associated subjects, or none with fallback NONE.
+    :raises ~confluent_kafka.serialization.SerializationError: for several associated subjects, or none with fallback
+        NONE.
     """
     fallback = SubjectNameStrategyType.TOPIC
     if not has_client:
@@ -590,7 +648,7 @@ def associated_subject_op(ctx: SerializationContext, record_name: Optional[str],
             valid = [e.value for e in SubjectNameStrategyType if e != SubjectNameStrategyType.ASSOCIATED]
             raise ValueError(f"Invalid value for {FALLBACK_TYPE}: {configured}. "
                              f"Valid values are: {', '.join(valid)}")
-    namespace = (conf or {}).get(KAFKA_CLUSTER_ID) or cluster_id or "-"
+    namespace = yield from cluster_id_op(conf, resolver)
     try:
         found = yield from registry_call("get_associations_by_resource_name", resource_name=ctx.topic,
                                          resource_namespace=namespace, resource_type="topic",
@@ -638,6 +696,54 @@ class SerdeBase(RuleRunner):
     _known_subjects: set  # type: ignore[type-arg]
     _known_lock: threading.Lock
     _cluster_id_resolver: Optional[Callable[[], Any]]
+
+    def _new_associated_strategy(self) -> Any:
+        """A new associated subject name strategy of this serde's kind (sync or async)."""
+        from .._sync.serde import AssociatedNameStrategy
+
+        return AssociatedNameStrategy()
+
+    def configure_subject_name_strategy(self, subject_name_strategy_type: Any = None,
+                                        subject_name_strategy_conf: Optional[Dict[str, Any]] = None,
+                                        subject_name_strategy: Optional[Callable[..., Any]] = None) -> None:
+        """Choose how this serde names subjects: a callable ``(ctx, record_name) -> subject``,
+        or a strategy by type (TOPIC, RECORD, TOPIC_RECORD or ASSOCIATED, as a
+        :class:`SubjectNameStrategyType` or its name). The callable wins when both are given;
+        with neither, the associated strategy (falling back to TOPIC) is used.
+
+        :param subject_name_strategy_type: the strategy's type.
+        :param subject_name_strategy_conf: settings for the strategies that take them (ASSOCIATED:
+            ``subject.name.strategy.kafka.cluster.id``, ``subject.name.strategy.fallback.type``).
+        :param subject_name_strategy: the callable.
+        :raises ValueError: for a strategy that is not callable, or an unknown or NONE type.
+        """
+        self._conf.strategy, self._conf.strategy_conf = resolve_subject_name_strategy(
+            subject_name_strategy_type, subject_name_strategy_conf, subject_name_strategy,
+            self._new_associated_strategy)
+
+    def configure_validation_rules(self, conf: Dict[str, Any]) -> None:
+        """Take the inline validation settings out of ``conf`` and apply them:
+        ``validation.rules.execution`` (DISABLED, BEFORE_DOMAIN_RULES or AFTER_DOMAIN_RULES),
+        ``validation.rules.fail.fast`` (stop at the first failure) and
+        ``validation.rules.executor`` (a :class:`ValidationRuleExecutor`; default: CEL, made
+        now so that a missing dependency shows here).
+
+        :param conf: the settings; the keys used are removed.
+        :raises ValueError: for a bad value, or no CEL for the default executor.
+        """
+        self._conf.validation, self._conf.validation_fail_fast, self._conf.validation_executor = \
+            validation_settings(conf)
+
+    def _validation_enabled(self, phase: Optional[ValidationRulesExecution] = None) -> bool:
+        """Whether inline rules run at ``phase`` (with no phase: whether they run at all, for
+        a path with no domain rules to run before or after)."""
+        execution = getattr(getattr(self, "_conf", None), "validation", ValidationRulesExecution.DISABLED)
+        if phase is None:
+            return execution != ValidationRulesExecution.DISABLED
+        return execution == phase
+
+    def _raise_validation_violations(self, violations: List[ValidationRuleError]) -> None:
+        raise_violations(violations)
 
     def _serialize_steps(self, obj: Any, ctx: Optional[SerializationContext]) -> SerdeOp:
         raise NotImplementedError

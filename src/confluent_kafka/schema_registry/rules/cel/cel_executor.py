@@ -23,6 +23,11 @@ from ...rule_registry import RuleRegistry
 from .cel_field_presence import InterpretedRunner
 from .extra_func import EXTRA_FUNCS
 
+try:  # a module of its own under upstream's name: CEL results written back into Protobuf messages
+    from . import protobuf_result_writer
+except ImportError:  # pragma: no cover - protobuf is optional
+    protobuf_result_writer = None  # type: ignore[assignment]
+
 __all__ = ["CelExecutor", "msg_to_cel", "field_value_to_cel"]
 
 log = logging.getLogger(__name__)
@@ -164,7 +169,7 @@ def _value_to_cel(value: Any) -> Any:
 
 def _is_proto_message(value: Any) -> bool:
     try:
-        from google.protobuf.message import Message
+        from google.protobuf.message import Message  # type: ignore[import-untyped,unused-ignore]
     except ImportError:  # pragma: no cover - protobuf is optional
         return False
     return isinstance(value, Message)
@@ -203,20 +208,24 @@ def _is_repeated_fd(fd: Any) -> bool:
 
 
 def _proto_field_to_cel(msg: Any, fd: Any) -> Any:
-    value = getattr(msg, fd.name)
+    if not _is_repeated_fd(fd) and fd.message_type is not None and not msg.HasField(fd.name):
+        return None
+    return _proto_field_value_to_cel(getattr(msg, fd.name), fd)
+
+
+def _proto_field_value_to_cel(value: Any, fd: Any) -> Any:
+    """A field's whole value (a repeated field's list, a map field's map) as CEL sees it."""
     if _is_repeated_fd(fd):
         if _is_map_fd(fd):
             key_fd, value_fd = fd.message_type.fields_by_name["key"], fd.message_type.fields_by_name["value"]
             return celtypes.MapType({_proto_scalar_to_cel(k, key_fd): _proto_scalar_to_cel(v, value_fd)
                                      for k, v in value.items()})
         return celtypes.ListType([_proto_scalar_to_cel(v, fd) for v in value])
-    if fd.message_type is not None and not msg.HasField(fd.name):
-        return None
     return _proto_scalar_to_cel(value, fd)
 
 
 def _proto_scalar_to_cel(value: Any, fd: Any) -> Any:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     kind = fd.type
     if kind in (F.TYPE_MESSAGE, F.TYPE_GROUP):
@@ -265,54 +274,5 @@ def _write_back(result: Any, msg: Any) -> Any:
         if _is_proto_message(result):
             return result
         if isinstance(result, dict):
-            out = type(msg)()
-            _fill_message(out, _to_python(result))
-            return out
+            return protobuf_result_writer.convert(result, msg)
     return _to_python(result)
-
-
-def _fill_message(out: Any, values: Dict[str, Any]) -> None:
-    """Set the fields of a new message from a CEL map (fields the map leaves out stay unset)."""
-    desc = out.DESCRIPTOR
-    for name, value in values.items():
-        fd = desc.fields_by_name.get(name)
-        if fd is None:
-            raise ValueError(f"{desc.full_name} has no field {name!r}")
-        if value is None:
-            continue
-        if _is_repeated_fd(fd):
-            target = getattr(out, fd.name)
-            if _is_map_fd(fd):
-                value_fd = fd.message_type.fields_by_name["value"]
-                for k, v in value.items():
-                    if value_fd.message_type is not None:
-                        _fill_nested(target[k], value_fd, v)
-                    else:
-                        target[k] = v
-            elif fd.message_type is not None:
-                for item in value:
-                    _fill_nested(target.add(), fd, item)
-            else:
-                target.extend(value)
-        elif fd.message_type is not None:
-            _fill_nested(getattr(out, fd.name), fd, value)
-        else:
-            setattr(out, fd.name, value)
-
-
-def _fill_nested(target: Any, fd: Any, value: Any) -> None:
-    if _is_proto_message(value):
-        target.CopyFrom(value)
-        return
-    name = target.DESCRIPTOR.full_name
-    if name in _WRAPPERS:
-        target.value = value
-    elif name == "google.protobuf.Timestamp" and isinstance(value, datetime.datetime):
-        target.FromDatetime(value)
-    elif name == "google.protobuf.Duration" and isinstance(value, datetime.timedelta):
-        target.FromTimedelta(value)
-    elif isinstance(value, dict):
-        target.SetInParent()
-        _fill_message(target, value)
-    else:
-        raise ValueError(f"cannot set {fd.full_name} ({name}) from {type(value).__name__}")

@@ -158,7 +158,8 @@ class DlqAction(RuleAction):
     def run(self, ctx: RuleContext, message: Any, ex: Optional[Exception]) -> None:
         """Send the record to the DLQ topic and raise.
 
-        :raises SerializationError: always (``Rule failed: NAME``, from ``ex``); also when no
+        :raises ~confluent_kafka.serialization.SerializationError: always (``Rule failed: NAME``, from ``ex``); also
+            when no
             topic is configured.
         """
         topic = self._topic or ctx.get_parameter(self.DLQ_TOPIC)

@@ -70,6 +70,9 @@ class Clock:
     """Milliseconds since the epoch (replaceable in tests, for DEK expiry)."""
 
     def now(self) -> int:
+        """The current time.
+
+        :returns: milliseconds since the epoch."""
         return int(round(time.time() * 1000))
 
 
@@ -553,4 +556,10 @@ class FieldEncryptionExecutorTransform:
         self.executor_transform = executor_transform
 
     def transform(self, ctx: RuleContext, field_ctx: FieldContext, field_value: Any) -> Any:
+        """Encrypt (WRITE) or decrypt (READ) one field's value.
+
+        :param ctx: the rule context.
+        :param field_ctx: the field.
+        :param field_value: its value.
+        :returns: the new value."""
         return self.executor_transform.transform(ctx, field_ctx.field_type, field_value)

@@ -8,7 +8,6 @@ from typing import Any, Callable, Dict, Optional, Tuple
 import tink  # type: ignore[import-untyped,unused-ignore]
 
 from ..kms_driver_registry import _require
-from . import azure_driver
 from .azure_aead import AzureKmsAead
 
 __all__ = ["AZURE_KEYURI_PREFIX", "AzureKmsClient"]
@@ -16,6 +15,14 @@ __all__ = ["AZURE_KEYURI_PREFIX", "AzureKmsClient"]
 AZURE_KEYURI_PREFIX = "azure-kms://"
 
 log = logging.getLogger(__name__)
+
+
+def _driver() -> Any:
+    # Imported when used: azure_driver imports this module (it re-exports AzureKmsClient), so
+    # importing it here at load time would fail when this module is imported first.
+    from . import azure_driver
+
+    return azure_driver
 
 
 class AzureKmsClient(tink.KmsClient):  # type: ignore[misc]
@@ -35,34 +42,43 @@ class AzureKmsClient(tink.KmsClient):  # type: ignore[misc]
         self._conf = conf if conf is not None else {}
 
     def does_support(self, key_uri: str) -> bool:
+        """Whether this client handles ``key_uri`` (a Azure Key Vault key URI, and its own one when bound).
+
+        :param key_uri: the key URI.
+        :returns: whether it does."""
         if not self._key_uri:
             return key_uri.startswith(AZURE_KEYURI_PREFIX)
         return key_uri == self._key_uri
 
     def get_aead(self, key_uri: str) -> Any:
+        """The AEAD encrypting with the Azure Key Vault key ``key_uri``.
+
+        :param key_uri: the key URI.
+        :returns: the AEAD.
+        :raises tink.TinkError: for a key URI this client does not handle."""
         if self._key_uri and self._key_uri != key_uri:
             raise tink.TinkError(f"This client is bound to {self._key_uri} and cannot use key {key_uri}")
         if not key_uri.startswith(AZURE_KEYURI_PREFIX):
             raise tink.TinkError("Invalid key_uri.")
         crypto = _require("azure.keyvault.keys.crypto", "azure-keyvault-keys")
         key_id = key_uri[len(AZURE_KEYURI_PREFIX):]
-        save = str(self._conf.get(azure_driver.ENCRYPT_AZURE_KEY_VERSION_SAVE, False)).lower() == "true"
+        save = str(self._conf.get(_driver().ENCRYPT_AZURE_KEY_VERSION_SAVE, False)).lower() == "true"
         if not save:
             try:
-                if azure_driver.is_versionless(key_id):
+                if _driver().is_versionless(key_id):
                     log.warning("Azure Key Vault key '%s' is versionless and %s is not enabled; DEKs wrapped with "
                                 "it may become undecryptable after the key is rotated.", key_id,
-                                azure_driver.ENCRYPT_AZURE_KEY_VERSION_SAVE)
+                                _driver().ENCRYPT_AZURE_KEY_VERSION_SAVE)
             except tink.TinkError:
                 pass  # a malformed id fails where it is used
 
         def client_for(version: str) -> Any:
-            return crypto.CryptographyClient(azure_driver.with_version(key_id, version), self._credentials)
+            return crypto.CryptographyClient(_driver().with_version(key_id, version), self._credentials)
 
         target: Optional[Callable[[], Tuple[Any, str]]] = None
         if save:
             def target() -> Tuple[Any, str]:
-                version = azure_driver.get_versioned_key_id(self._conf, key_id).rsplit("/", 1)[-1]
+                version = _driver().get_versioned_key_id(self._conf, key_id).rsplit("/", 1)[-1]
                 return client_for(version), version
 
         return AzureKmsAead(crypto.CryptographyClient(key_id, self._credentials),

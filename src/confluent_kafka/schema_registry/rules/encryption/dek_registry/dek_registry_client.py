@@ -27,15 +27,27 @@ def _put(out: Dict[str, Any], key: str, value: Any) -> None:
 
 @_define
 class KekKmsProps:
-    """A KEK's KMS properties (credentials, alternate key ids...)."""
+    """A KEK's KMS properties (credentials, alternate key ids...).
+
+    :ivar properties: the properties, by name.
+    """
 
     properties: Dict[str, str] = _field(init=False, factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return dict(self.properties)
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         made = cls()
         made.properties = dict(src_dict)  # type: ignore[attr-defined]
         return made
@@ -57,7 +69,17 @@ def _props(value: Any) -> Optional[KekKmsProps]:
 
 @_define
 class Kek:
-    """A key-encryption key: a named KMS key (``kms_type``, ``kms_key_id``)."""
+    """A key-encryption key: a named KMS key (``kms_type``, ``kms_key_id``).
+
+    :ivar name: the KEK's name.
+    :ivar kms_type: its KMS (``aws-kms``, ...).
+    :ivar kms_key_id: its key id in the KMS.
+    :ivar kms_props: KMS properties.
+    :ivar doc: a description.
+    :ivar shared: whether the KMS key is shared (data keys are encrypted by the client).
+    :ivar ts: when it was last changed (ms since the epoch).
+    :ivar deleted: whether it is deleted.
+    """
 
     name: Optional[str]
     kms_type: Optional[str]
@@ -69,6 +91,10 @@ class Kek:
     deleted: Optional[bool] = _field(default=None)
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out = _kek_fields(self, {})
         _put(out, "ts", self.ts)
         _put(out, "deleted", self.deleted)
@@ -76,6 +102,11 @@ class Kek:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(name=d.get("name"), kms_type=d.get("kmsType"), kms_key_id=d.get("kmsKeyId"),  # type: ignore[call-arg]
                    kms_props=_props(d.get("kmsProps")), doc=d.get("doc"), shared=d.get("shared"), ts=d.get("ts"),
@@ -84,7 +115,15 @@ class Kek:
 
 @_define
 class CreateKekRequest:
-    """The body of a KEK registration."""
+    """The body of a KEK registration.
+
+    :ivar name: the KEK's name.
+    :ivar kms_type: its KMS.
+    :ivar kms_key_id: its key id in the KMS.
+    :ivar kms_props: KMS properties.
+    :ivar doc: a description.
+    :ivar shared: whether the KMS key is shared.
+    """
 
     name: Optional[str]
     kms_type: Optional[str]
@@ -94,10 +133,19 @@ class CreateKekRequest:
     shared: Optional[bool]
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         return _kek_fields(self, {})
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(name=d.get("name"), kms_type=d.get("kmsType"), kms_key_id=d.get("kmsKeyId"),  # type: ignore[call-arg]
                    kms_props=_props(d.get("kmsProps")), doc=d.get("doc"), shared=d.get("shared"))
@@ -121,7 +169,19 @@ def _algorithm(value: Any) -> Optional[DekAlgorithm]:
 @_define
 class Dek:
     """A data-encryption key of a subject, wrapped by its KEK (``encrypted_key_material``,
-    base64); ``key_material`` is the raw key once unwrapped (never sent)."""
+    base64); ``key_material`` is the raw key once unwrapped (never sent).
+
+    :ivar kek_name: the KEK encrypting it.
+    :ivar subject: the subject it belongs to.
+    :ivar version: its version.
+    :ivar algorithm: its algorithm.
+    :ivar encrypted_key_material: the key, encrypted by the KEK (base64).
+    :ivar encrypted_key_material_bytes: the same, as bytes.
+    :ivar key_material: the key itself (base64), when known.
+    :ivar key_material_bytes: the same, as bytes.
+    :ivar ts: when it was made (ms since the epoch).
+    :ivar deleted: whether it is deleted.
+    """
 
     kek_name: Optional[str]
     subject: Optional[str]
@@ -170,6 +230,10 @@ class Dek:
                                  else base64.b64encode(key_material_bytes).decode("utf-8"))
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "kekName", self.kek_name)
         _put(out, "subject", self.subject)
@@ -183,6 +247,11 @@ class Dek:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(kek_name=d.get("kekName"), subject=d.get("subject"), version=d.get("version"),  # type: ignore[call-arg]
                    algorithm=_algorithm(d.get("algorithm")), encrypted_key_material=d.get("encryptedKeyMaterial"),
@@ -191,7 +260,13 @@ class Dek:
 
 @_define
 class CreateDekRequest:
-    """The body of a DEK registration."""
+    """The body of a DEK registration.
+
+    :ivar subject: the subject.
+    :ivar version: the version.
+    :ivar algorithm: the algorithm.
+    :ivar encrypted_key_material: the encrypted key, when the client made it.
+    """
 
     subject: Optional[str]
     version: Optional[int]
@@ -199,6 +274,10 @@ class CreateDekRequest:
     encrypted_key_material: Optional[str]
 
     def to_dict(self) -> Dict[str, Any]:
+        """This object as the registry's JSON document (camelCase keys; unset fields left out).
+
+        :returns: the document.
+        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "version", self.version)
@@ -208,6 +287,11 @@ class CreateDekRequest:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
+        """The object of a registry's JSON document.
+
+        :param src_dict: the document.
+        :returns: the object.
+        """
         d = src_dict
         return cls(subject=d.get("subject"), version=d.get("version"),  # type: ignore[call-arg]
                    algorithm=_algorithm(d.get("algorithm")), encrypted_key_material=d.get("encryptedKeyMaterial"))
@@ -215,7 +299,12 @@ class CreateDekRequest:
 
 @_define(frozen=True)
 class KekId:
-    """What a KEK is cached by."""
+    """What a KEK is cached by.
+
+    :ivar name: the KEK's name.
+    :ivar deleted: whether deleted ones count.
+    :ivar context: the registry context.
+    """
 
     name: str
     deleted: bool
@@ -224,7 +313,14 @@ class KekId:
 
 @_define(frozen=True)
 class DekId:
-    """What a DEK is cached by (version -1 is "the latest")."""
+    """What a DEK is cached by (version -1 is "the latest").
+
+    :ivar kek_name: the KEK's name.
+    :ivar subject: the subject.
+    :ivar version: the version.
+    :ivar algorithm: the algorithm.
+    :ivar deleted: whether deleted ones count.
+    """
 
     kek_name: str
     subject: str

@@ -29,11 +29,20 @@ class _GcpKmsClient(tink.KmsClient):  # type: ignore[misc]
         self._client = kms_v1.KeyManagementServiceClient(credentials=credentials)
 
     def does_support(self, key_uri: str) -> bool:
+        """Whether this client handles ``key_uri`` (a Google Cloud KMS key URI, and its own one when bound).
+
+        :param key_uri: the key URI.
+        :returns: whether it does."""
         if not self._key_uri:
             return key_uri.startswith(GCP_KEYURI_PREFIX)
         return key_uri == self._key_uri
 
     def get_aead(self, key_uri: str) -> Any:
+        """The AEAD encrypting with the Google Cloud KMS key ``key_uri``.
+
+        :param key_uri: the key URI.
+        :returns: the AEAD.
+        :raises tink.TinkError: for a key URI this client does not handle."""
         if self._key_uri and self._key_uri != key_uri:
             raise tink.TinkError(f"This client is bound to {self._key_uri} and cannot use key {key_uri}")
         if not key_uri.startswith(GCP_KEYURI_PREFIX):
