@@ -153,6 +153,12 @@ class DeserializingConsumer(Consumer, Generic[K, V]):
 
         Raises ConsumeError for an error event (including end-of-partition notices when
         ``enable.partition.eof`` is set), Key/ValueDeserializationError when a deserializer fails.
+
+        :param timeout: seconds to wait; None or negative waits without limit.
+        :returns: the deserialized Message, or None on timeout.
+        :raises ~confluent_kafka.error.ConsumeError: for an error event.
+        :raises ~confluent_kafka.error.KeyDeserializationError: when the key deserializer fails.
+        :raises ~confluent_kafka.error.ValueDeserializationError: when the value deserializer fails.
         """
         if self._pending:
             return self._deserialize_all(self._take_pending(1))[0]
@@ -167,6 +173,13 @@ class DeserializingConsumer(Consumer, Generic[K, V]):
         If a message of the batch fails (an error event or a deserializer error), the messages
         before it are returned and the next call raises its error; a batch whose first message
         fails raises at once. No message is skipped: later calls carry on after the failure.
+
+        :param num_messages: the most messages to return (1 to 1000000).
+        :param timeout: seconds to wait; None or negative waits without limit.
+        :returns: list of deserialized Message.
+        :raises ~confluent_kafka.error.ConsumeError: for an error event first in the batch.
+        :raises ~confluent_kafka.error.KeyDeserializationError: when the key deserializer fails.
+        :raises ~confluent_kafka.error.ValueDeserializationError: when the value deserializer fails.
         """
         if self._pending:
             if isinstance(num_messages, bool) or not isinstance(num_messages, int):

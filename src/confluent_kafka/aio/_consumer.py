@@ -128,7 +128,15 @@ class AIOConsumer:
                         on_revoke: Optional[RebalanceCallback] = None,
                         on_lost: Optional[RebalanceCallback] = None) -> None:
         """Join the group for these topics. Callbacks (plain or ``async def``) get
-        ``(consumer, partitions)``; when they do not assign, the consumer assigns by itself."""
+        ``(consumer, partitions)``; when they do not assign, the consumer assigns by itself.
+
+        :param topics: list of topic names or ^regular expressions.
+        :param on_assign: callback (consumer, partitions) on assignment; may be ``async def``.
+        :param on_revoke: callback (consumer, partitions) on revocation; may be ``async def``.
+        :param on_lost: callback (consumer, partitions) when the assignment was lost; may be ``async def``.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.subscribe(topics, on_assign=self._wrap(on_assign, True), on_revoke=self._wrap(on_revoke, False),
                           on_lost=self._wrap(on_lost, False))
@@ -145,6 +153,10 @@ class AIOConsumer:
 
         Returns None on timeout. Cancelling the call loses no message: messages are only taken
         from librdkafka after the wait is over.
+
+        :param timeout: seconds to wait; None waits without limit.
+        :returns: a Message (check its error()), or None on timeout.
+        :raises RuntimeError: when the consumer is closed.
         """
         _slices.check_timeout(timeout)
         loop = self._enter()
@@ -176,6 +188,12 @@ class AIOConsumer:
         seconds (None: forever) for the first ones to arrive (aiokafka's getmany).
 
         With ``by_partition`` the result is a dict of ``TopicPartition -> [Message]``.
+
+        :param num_messages: the most messages to return.
+        :param timeout: seconds to wait; None waits without limit.
+        :param by_partition: group the messages by partition.
+        :returns: list of Message, or a dict of TopicPartition to list of Message with by_partition.
+        :raises RuntimeError: when the consumer is closed.
         """
         _slices.check_timeout(timeout)
         loop = self._enter()
@@ -238,6 +256,13 @@ class AIOConsumer:
 
         Waits for the broker's answer and returns the committed partitions, unless
         ``asynchronous`` (then returns None at once; the result goes to ``on_commit``).
+
+        :param message: commit the offset after this message.
+        :param offsets: list of TopicPartition to commit.
+        :param asynchronous: return without waiting for the result.
+        :returns: None when asynchronous, else the committed list of TopicPartition.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
         """
         loop = self._enter()
         if asynchronous:
@@ -258,37 +283,76 @@ class AIOConsumer:
 
     async def store_offsets(self, message: Optional[Message] = None,
                             offsets: Optional[List[TopicPartition]] = None) -> None:
-        """Store offsets for the next (auto-)commit."""
+        """Store offsets for the next (auto-)commit.
+
+        :param message: store the offset after this message.
+        :param offsets: list of TopicPartition to store.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.store_offsets(message=message, offsets=offsets)
 
     async def committed(self, partitions: List[TopicPartition], timeout: Optional[float] = None) -> List[TopicPartition]:
-        """The group's committed offsets for these partitions (queried in bounded slices)."""
+        """The group's committed offsets for these partitions (queried in bounded slices).
+
+        :param partitions: list of TopicPartition.
+        :param timeout: seconds to wait; None waits without limit.
+        :returns: list of TopicPartition with the committed offsets.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         result: List[TopicPartition] = await _slices.bounded(lambda t: self._c.committed(partitions, t), timeout)
         return result
 
     async def offsets_for_times(self, partitions: List[TopicPartition],
                                 timeout: Optional[float] = None) -> List[TopicPartition]:
-        """The earliest offsets whose timestamps are >= the given ones (bounded slices)."""
+        """The earliest offsets whose timestamps are >= the given ones (bounded slices).
+
+        :param partitions: list of TopicPartition whose offset is a timestamp in ms.
+        :param timeout: seconds to wait; None waits without limit.
+        :returns: list of TopicPartition with the found offsets.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         result: List[TopicPartition] = await _slices.bounded(
             lambda t: self._c.offsets_for_times(partitions, t), timeout)
         return result
 
     async def position(self, partitions: List[TopicPartition]) -> List[TopicPartition]:
-        """The next offsets to be fetched (local, never blocks)."""
+        """The next offsets to be fetched (local, never blocks).
+
+        :param partitions: list of TopicPartition.
+        :returns: list of TopicPartition with the current positions.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return self._c.position(partitions)
 
     async def seek(self, partition: TopicPartition) -> None:
-        """Move the fetch position of an assigned partition."""
+        """Move the fetch position of an assigned partition.
+
+        :param partition: TopicPartition with the offset to fetch next.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.seek(partition)
 
     async def get_watermark_offsets(self, partition: TopicPartition, timeout: Optional[float] = None,
                                     cached: bool = False) -> Any:
-        """(low, high) offsets of a partition: cached ones at once, or queried in bounded slices."""
+        """(low, high) offsets of a partition: cached ones at once, or queried in bounded slices.
+
+        :param partition: TopicPartition.
+        :param timeout: seconds to wait; None waits without limit.
+        :param cached: use the locally cached values instead of asking the broker.
+        :returns: (low, high) tuple of int, or None when cached and unknown.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         if cached:
             return self._c.get_watermark_offsets(partition, cached=True)
@@ -297,7 +361,12 @@ class AIOConsumer:
     # ---- assignment ------------------------------------------------------------------------
 
     async def assign(self, partitions: List[TopicPartition]) -> None:
-        """Replace the assignment (also from an ``async`` rebalance callback)."""
+        """Replace the assignment (also from an ``async`` rebalance callback).
+
+        :param partitions: list of TopicPartition (offsets optional).
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.assign(partitions)
         self._user_assigned = True
@@ -309,54 +378,101 @@ class AIOConsumer:
         self._user_assigned = True
 
     async def incremental_assign(self, partitions: List[TopicPartition]) -> None:
-        """Add partitions to the assignment (cooperative protocol)."""
+        """Add partitions to the assignment (cooperative protocol).
+
+        :param partitions: list of TopicPartition.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.incremental_assign(partitions)
         self._user_assigned = True
 
     async def incremental_unassign(self, partitions: List[TopicPartition]) -> None:
-        """Remove partitions from the assignment (cooperative protocol)."""
+        """Remove partitions from the assignment (cooperative protocol).
+
+        :param partitions: list of TopicPartition.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.incremental_unassign(partitions)
         self._user_assigned = True
 
     async def assignment(self) -> List[TopicPartition]:
-        """The current assignment."""
+        """The current assignment.
+
+        :returns: list of TopicPartition currently assigned.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return self._c.assignment()
 
     async def subscription(self) -> List[str]:
-        """The subscribed topic names."""
+        """The subscribed topic names.
+
+        :returns: list of the subscribed topic names.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return self._c.subscription()
 
     async def pause(self, partitions: List[TopicPartition]) -> None:
-        """Stop fetching these partitions."""
+        """Stop fetching these partitions.
+
+        :param partitions: list of TopicPartition.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.pause(partitions)
 
     async def resume(self, partitions: List[TopicPartition]) -> None:
-        """Resume fetching these partitions."""
+        """Resume fetching these partitions.
+
+        :param partitions: list of TopicPartition.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.resume(partitions)
 
     async def paused(self) -> List[TopicPartition]:
-        """Assigned partitions paused by pause()."""
+        """Assigned partitions paused by pause().
+
+        :returns: list of TopicPartition.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return self._c.paused()
 
     async def memberid(self) -> Optional[str]:
-        """This member's id in the group, or None before joining."""
+        """This member's id in the group, or None before joining.
+
+        :returns: the group member id, or None when not in a group.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return self._c.memberid()
 
     async def consumer_group_metadata(self) -> bytes:
-        """For AIOProducer.send_offsets_to_transaction()."""
+        """For AIOProducer.send_offsets_to_transaction().
+
+        :returns: the group metadata, opaque bytes.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return self._c.consumer_group_metadata()
 
     async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
-        """Cluster metadata (see Consumer.list_topics), queried in bounded slices."""
+        """Cluster metadata (see Consumer.list_topics), queried in bounded slices.
+
+        :param topic: only this topic, or None for all.
+        :param timeout: seconds to wait; None waits without limit.
+        :returns: a ClusterMetadata.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         return await _slices.bounded(lambda t: self._c.list_topics(topic, t), timeout)
 
@@ -371,7 +487,13 @@ class AIOConsumer:
         return await cluster_id_of(self._c, timeout)
 
     async def set_sasl_credentials(self, username: str, password: str) -> None:
-        """Set the SASL PLAIN/SCRAM credentials used on the next authentication."""
+        """Set the SASL PLAIN/SCRAM credentials used on the next authentication.
+
+        :param username: the SASL user name.
+        :param password: the SASL password.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the consumer is closed.
+        """
         self._enter()
         self._c.set_sasl_credentials(username, password)
 

@@ -182,6 +182,18 @@ class AIOProducer:
         Waits (without blocking the loop) while the local queue is full. ``on_delivery`` /
         ``callback`` (``cb(err, msg)``), if given, is called as well. Cancelling the returned
         future does not unsend the message; its delivery report is then just dropped.
+
+        :param topic: topic name.
+        :param value: payload: bytes, str or None.
+        :param key: key: bytes, str or None.
+        :param partition: partition, or None for the configured partitioner.
+        :param on_delivery: optional callback cb(err, msg), called besides the future.
+        :param callback: alias of on_delivery.
+        :param timestamp: create time in ms since the epoch, or None for now.
+        :param headers: dict or list of (str, bytes|str|None) pairs.
+        :returns: a future resolving to the delivered Message.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
         """
         loop = self._enter_fast()
         fut: "asyncio.Future[Message]" = loop.create_future()
@@ -197,7 +209,18 @@ class AIOProducer:
     async def produce_and_wait(self, topic: str, value: Any = None, key: Any = None,
                                partition: Optional[int] = None, timestamp: Optional[int] = None,
                                headers: Any = None) -> Message:
-        """Enqueue a message and wait for its delivery; returns the delivered Message."""
+        """Enqueue a message and wait for its delivery; returns the delivered Message.
+
+        :param topic: topic name.
+        :param value: payload: bytes, str or None.
+        :param key: key: bytes, str or None.
+        :param partition: partition, or None for the configured partitioner.
+        :param timestamp: create time in ms since the epoch, or None for now.
+        :param headers: dict or list of (str, bytes|str|None) pairs.
+        :returns: the delivered Message.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         fut = await self.produce(topic, value, key, partition, timestamp=timestamp, headers=headers)
         return await fut
 
@@ -206,6 +229,15 @@ class AIOProducer:
         """Fire-and-forget: enqueue a message without any future or delivery report.
 
         Only waits while the local queue is full. Use :meth:`flush` to wait for delivery.
+
+        :param topic: topic name.
+        :param value: payload: bytes, str or None.
+        :param key: key: bytes, str or None.
+        :param partition: partition, or None for the configured partitioner.
+        :param timestamp: create time in ms since the epoch, or None for now.
+        :param headers: dict or list of (str, bytes|str|None) pairs.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
         """
         self._enter_fast()
         plain = key is None and partition is None and timestamp is None and headers is None
@@ -228,6 +260,13 @@ class AIOProducer:
         ``headers``. Returns the delivered Messages in input order; one whose delivery failed
         has its ``error()`` set (nothing is raised for it). A message refused at enqueue (bad
         argument, unknown partition) raises at once; the messages before it are still sent.
+
+        :param topic: topic name.
+        :param messages: dicts with optional value, key, partition, timestamp and headers.
+        :param partition: partition for messages that name none, or None for the partitioner.
+        :returns: list of the delivered Messages, in input order.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
         """
         loop = self._enter()
         items = list(messages)
@@ -281,6 +320,10 @@ class AIOProducer:
         """Send everything queued (ignoring linger.ms) and wait for the delivery reports.
 
         Returns the number of messages still queued when ``timeout`` (None: no limit) passed.
+
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :returns: the number of messages still queued.
+        :raises RuntimeError: when the producer is closed.
         """
         _slices.check_timeout(timeout)
         loop = self._enter()
@@ -298,7 +341,14 @@ class AIOProducer:
             await self._wake.wait(_TICK if left is None else min(_TICK, left))
 
     async def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
-        """Drop queued and/or in-flight messages; their futures fail with _PURGE_QUEUE/_PURGE_INFLIGHT."""
+        """Drop queued and/or in-flight messages; their futures fail with _PURGE_QUEUE/_PURGE_INFLIGHT.
+
+        :param in_queue: purge messages not yet sent.
+        :param in_flight: purge messages awaiting an answer.
+        :param blocking: wait for librdkafka to finish purging.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         self._p.purge(in_queue=in_queue, in_flight=in_flight, blocking=blocking)
         self._serve()
@@ -315,31 +365,57 @@ class AIOProducer:
         await self._wake.wait(seconds)
 
     async def init_transactions(self, timeout: Optional[float] = None) -> None:
-        """Register transactional.id with the coordinator (resumable: runs in loop slices)."""
+        """Register transactional.id with the coordinator (resumable: runs in loop slices).
+
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         await _slices.resumable(self._p.init_transactions, timeout, self._nap)
 
     async def begin_transaction(self) -> None:
-        """Start a transaction (a local state change; never blocks)."""
+        """Start a transaction (a local state change; never blocks).
+
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         self._p.begin_transaction()
         self._in_txn = True
 
     async def send_offsets_to_transaction(self, positions: List[Any], group_metadata: bytes,
                                           timeout: Optional[float] = None) -> None:
-        """Commit consumer positions as part of the transaction."""
+        """Commit consumer positions as part of the transaction.
+
+        :param positions: list of TopicPartition, offsets the next to read.
+        :param group_metadata: from Consumer.consumer_group_metadata().
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         await _slices.resumable(lambda t: self._p.send_offsets_to_transaction(positions, group_metadata, t),
                                 timeout, self._nap)
 
     async def commit_transaction(self, timeout: Optional[float] = None) -> None:
-        """Flush and commit the transaction; delivery futures resolve meanwhile."""
+        """Flush and commit the transaction; delivery futures resolve meanwhile.
+
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         await _slices.resumable(self._p.commit_transaction, timeout, self._nap)
         self._in_txn = False
 
     async def abort_transaction(self, timeout: Optional[float] = None) -> None:
-        """Purge and abort the transaction; pending delivery futures fail."""
+        """Purge and abort the transaction; pending delivery futures fail.
+
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         await _slices.resumable(self._p.abort_transaction, timeout, self._nap)
         self._in_txn = False
@@ -348,7 +424,14 @@ class AIOProducer:
     # ---- misc ------------------------------------------------------------------------------
 
     async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
-        """Cluster metadata (see Producer.list_topics), queried in bounded slices."""
+        """Cluster metadata (see Producer.list_topics), queried in bounded slices.
+
+        :param topic: only this topic, or None for all.
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :returns: a ClusterMetadata.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         return await _slices.bounded(lambda t: self._p.list_topics(topic, t), timeout)
 
@@ -363,7 +446,13 @@ class AIOProducer:
         return await cluster_id_of(self._p, timeout)
 
     async def set_sasl_credentials(self, username: str, password: str) -> None:
-        """Set the SASL PLAIN/SCRAM credentials used on the next authentication."""
+        """Set the SASL PLAIN/SCRAM credentials used on the next authentication.
+
+        :param username: the SASL user name.
+        :param password: the SASL password.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the producer is closed.
+        """
         self._enter()
         self._p.set_sasl_credentials(username, password)
 
@@ -371,6 +460,8 @@ class AIOProducer:
         """Abort an open transaction, flush, fail what is left as purged, release the client.
 
         Idempotent. Every later call raises RuntimeError.
+
+        :param timeout: seconds to wait for the flush; None waits without limit.
         """
         if self._closed:
             return

@@ -1454,23 +1454,45 @@ static PyMethodDef Admin_methods[] = {
      "_list_groups(group=None, timeout=-1) -> list of tuples\n\nThe groups the brokers know (classic API)."},
     {"poll", (PyCFunction)(void (*)(void))Admin_poll, METH_VARARGS | METH_KEYWORDS,
      "poll(timeout) -> int\n\nServe error_cb, stats_cb, throttle_cb and logger callbacks. Admin results do "
-     "not need it: they arrive on librdkafka's background thread."},
+     "not need it: they arrive on librdkafka's background thread."
+     "\n\n"
+     ":param timeout: seconds to wait; negative waits without limit.\n"
+     ":returns: the number of events served (int).\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"close", (PyCFunction)Admin_close, METH_NOARGS,
      "close() -> True\n\nRelease the client. Futures still pending fail with KafkaException(_DESTROY). "
-     "Idempotent."},
+     "Idempotent."
+     "\n\n"
+     ":returns: True.\n"},
     {"__exit__", (PyCFunction)Admin_exit, METH_VARARGS, NULL},
     {"__enter__", (PyCFunction)Admin_enter, METH_NOARGS, NULL},
     {"_check_open", (PyCFunction)Admin_check_open, METH_NOARGS,
      "_check_open($self, /)\n--\n\nRaise RuntimeError if the client is closed."},
     {"list_topics", (PyCFunction)(void (*)(void))Admin_list_topics, METH_VARARGS | METH_KEYWORDS,
      "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, topics and "
-     "partitions (one topic if given)."},
+     "partitions (one topic if given)."
+     "\n\n"
+     ":param topic: only this topic, or None for all.\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":returns: a ClusterMetadata.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"set_sasl_credentials", (PyCFunction)(void (*)(void))Admin_set_sasl_credentials, METH_VARARGS | METH_KEYWORDS,
      "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM credentials used on "
-     "the next authentication."},
+     "the next authentication."
+     "\n\n"
+     ":param username: the SASL user name (str).\n"
+     ":param password: the SASL password (str).\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"cluster_id", (PyCFunction)(void (*)(void))Admin_cluster_id, METH_VARARGS | METH_KEYWORDS,
      "cluster_id($self, /, timeout=-1)\n--\n\nReturns str: the cluster id, waiting up to timeout seconds "
-     "(negative: no limit). Raises KafkaException(_TIMED_OUT) when it is not known in time."},
+     "(negative: no limit). Raises KafkaException(_TIMED_OUT) when it is not known in time."
+     "\n\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":returns: the cluster id (str).\n"
+     ":raises ~confluent_kafka.KafkaException: _TIMED_OUT when it is not known in time.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"__reduce__", (PyCFunction)cfl_handle_reduce, METH_NOARGS, NULL},
     {NULL},
 };

@@ -964,39 +964,150 @@ static int Consumer_init(Handle *self, PyObject *args, PyObject *kwargs) {
 
 static PyMethodDef Consumer_methods[] = {
     {"subscribe", METH_KW(Consumer_subscribe),
-     "subscribe($self, /, topics, on_assign=None, on_revoke=None, on_lost=None)\n--\n\nJoin the group for these topics (names starting with ^ are regular expressions). Callbacks get (consumer, [TopicPartition]); when on_assign does not assign, the consumer assigns by itself."},
-    {"unsubscribe", (PyCFunction)Consumer_unsubscribe, METH_NOARGS, "unsubscribe($self, /)\n--\n\nLeave the group and drop the subscription; the assignment is revoked."},
-    {"subscription", (PyCFunction)Consumer_subscription, METH_NOARGS, "subscription($self, /)\n--\n\nReturns list of topic names."},
-    {"assign", (PyCFunction)Consumer_assign, METH_O, "assign($self, partitions, /)\n--\n\nReplace the assignment."},
-    {"unassign", (PyCFunction)Consumer_unassign, METH_NOARGS, "unassign($self, /)\n--\n\nStop consuming every assigned partition and clear the assignment."},
-    {"incremental_assign", (PyCFunction)Consumer_incremental_assign, METH_O, "incremental_assign($self, partitions, /)\n--\n\nAdd these partitions (list of TopicPartition, offsets optional) to the assignment; for cooperative rebalancing."},
-    {"incremental_unassign", (PyCFunction)Consumer_incremental_unassign, METH_O, "incremental_unassign($self, partitions, /)\n--\n\nRemove these partitions from the assignment; for cooperative rebalancing."},
-    {"assignment", (PyCFunction)Consumer_assignment, METH_NOARGS, "assignment($self, /)\n--\n\nReturns list of TopicPartition."},
+     "subscribe($self, /, topics, on_assign=None, on_revoke=None, on_lost=None)\n--\n\nJoin the group for these topics (names starting with ^ are regular expressions). Callbacks get (consumer, [TopicPartition]); when on_assign does not assign, the consumer assigns by itself."
+     "\n\n"
+     ":param topics: list of topic names or ^regular expressions.\n"
+     ":param on_assign: callable(consumer, partitions) called on assignment.\n"
+     ":param on_revoke: callable(consumer, partitions) called on revocation.\n"
+     ":param on_lost: callable(consumer, partitions) called when the assignment was lost.\n"
+     ":raises TypeError: when topics is not a list or a callback is not callable.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"unsubscribe", (PyCFunction)Consumer_unsubscribe, METH_NOARGS, "unsubscribe($self, /)\n--\n\nLeave the group and drop the subscription; the assignment is revoked."
+     "\n\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"subscription", (PyCFunction)Consumer_subscription, METH_NOARGS, "subscription($self, /)\n--\n\nReturns list of topic names."
+     "\n\n"
+     ":returns: list of the subscribed topic names (str).\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"assign", (PyCFunction)Consumer_assign, METH_O, "assign($self, partitions, /)\n--\n\nReplace the assignment."
+     "\n\n"
+     ":param partitions: list of TopicPartition (offsets optional).\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"unassign", (PyCFunction)Consumer_unassign, METH_NOARGS, "unassign($self, /)\n--\n\nStop consuming every assigned partition and clear the assignment."
+     "\n\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"incremental_assign", (PyCFunction)Consumer_incremental_assign, METH_O, "incremental_assign($self, partitions, /)\n--\n\nAdd these partitions (list of TopicPartition, offsets optional) to the assignment; for cooperative rebalancing."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"incremental_unassign", (PyCFunction)Consumer_incremental_unassign, METH_O, "incremental_unassign($self, partitions, /)\n--\n\nRemove these partitions from the assignment; for cooperative rebalancing."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"assignment", (PyCFunction)Consumer_assignment, METH_NOARGS, "assignment($self, /)\n--\n\nReturns list of TopicPartition."
+     "\n\n"
+     ":returns: list of TopicPartition currently assigned.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"poll", METH_FAST(Consumer_poll),
-     "poll($self, /, timeout=-1)\n--\n\nReturns Message or None.\n\nThe next message or error event, serving callbacks meanwhile."},
+     "poll($self, /, timeout=-1)\n--\n\nReturns Message or None.\n\nThe next message or error event, serving callbacks meanwhile."
+     "\n\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":returns: a Message (check its error()), or None on timeout.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"consume", METH_FAST(Consumer_consume),
-     "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."},
+     "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."
+     "\n\n"
+     ":param num_messages: the most messages to return (1 to 1000000).\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":returns: list of Message, possibly empty.\n"
+     ":raises ValueError: when num_messages is out of range.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"consume_arrow", METH_FAST(cfl_consumer_consume_arrow),
-     "consume_arrow($self, /, num_messages=1000, timeout=-1, headers=True)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned. With headers=False the headers column is all null and no header is read, which is faster for small messages."},
+     "consume_arrow($self, /, num_messages=1000, timeout=-1, headers=True)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned. With headers=False the headers column is all null and no header is read, which is faster for small messages."
+     "\n\n"
+     ":param num_messages: the most messages to return.\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":param headers: read the headers into the headers column.\n"
+     ":returns: an ArrowBatch.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"commit", METH_KW(Consumer_commit),
-     "commit($self, /, message=None, offsets=None, asynchronous=True)\n--\n\nCommit the offset after message, the given offsets, or the current positions. Synchronous commits return the committed list."},
-    {"store_offsets", METH_KW(Consumer_store_offsets), "store_offsets($self, /, message=None, offsets=None)\n--\n\nMark the offset after message, or the given offsets, as the next to commit (with enable.auto.offset.store=false); the next commit, automatic or not, commits them."},
-    {"committed", METH_KW(Consumer_committed), "committed($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition."},
+     "commit($self, /, message=None, offsets=None, asynchronous=True)\n--\n\nCommit the offset after message, the given offsets, or the current positions. Synchronous commits return the committed list."
+     "\n\n"
+     ":param message: commit the offset after this message.\n"
+     ":param offsets: list of TopicPartition to commit.\n"
+     ":param asynchronous: return at once instead of waiting for the result.\n"
+     ":returns: None when asynchronous, else the committed list of TopicPartition.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"store_offsets", METH_KW(Consumer_store_offsets), "store_offsets($self, /, message=None, offsets=None)\n--\n\nMark the offset after message, or the given offsets, as the next to commit (with enable.auto.offset.store=false); the next commit, automatic or not, commits them."
+     "\n\n"
+     ":param message: store the offset after this message.\n"
+     ":param offsets: list of TopicPartition to store.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"committed", METH_KW(Consumer_committed), "committed($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":returns: list of TopicPartition with the committed offsets.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"offsets_for_times", METH_KW(Consumer_offsets_for_times),
-     "offsets_for_times($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition.\n\nThe earliest offset whose timestamp is >= each partition's offset field (milliseconds)."},
-    {"position", (PyCFunction)Consumer_position, METH_O, "position($self, partitions, /)\n--\n\nReturns list of TopicPartition."},
-    {"seek", (PyCFunction)Consumer_seek, METH_O, "seek($self, partition, /)\n--\n\nMove the fetch position."},
-    {"pause", (PyCFunction)Consumer_pause, METH_O, "pause($self, partitions, /)\n--\n\nStop fetching these partitions."},
-    {"resume", (PyCFunction)Consumer_resume, METH_O, "resume($self, partitions, /)\n--\n\nStart fetching these paused partitions again."},
+     "offsets_for_times($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition.\n\nThe earliest offset whose timestamp is >= each partition's offset field (milliseconds)."
+     "\n\n"
+     ":param partitions: list of TopicPartition whose offset is a timestamp in ms.\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":returns: list of TopicPartition with the found offsets.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"position", (PyCFunction)Consumer_position, METH_O, "position($self, partitions, /)\n--\n\nReturns list of TopicPartition."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":returns: list of TopicPartition with the current positions.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"seek", (PyCFunction)Consumer_seek, METH_O, "seek($self, partition, /)\n--\n\nMove the fetch position."
+     "\n\n"
+     ":param partition: TopicPartition with the offset to fetch next.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"pause", (PyCFunction)Consumer_pause, METH_O, "pause($self, partitions, /)\n--\n\nStop fetching these partitions."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"resume", (PyCFunction)Consumer_resume, METH_O, "resume($self, partitions, /)\n--\n\nStart fetching these paused partitions again."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"paused", (PyCFunction)Consumer_paused, METH_NOARGS,
-     "paused($self, /)\n--\n\nReturns list of TopicPartition.\n\nAssigned partitions currently paused by pause()."},
+     "paused($self, /)\n--\n\nReturns list of TopicPartition.\n\nAssigned partitions currently paused by pause()."
+     "\n\n"
+     ":returns: list of TopicPartition.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"get_watermark_offsets", METH_KW(Consumer_get_watermark_offsets),
-     "get_watermark_offsets($self, /, partition, timeout=-1, cached=False)\n--\n\nReturns (low, high)."},
+     "get_watermark_offsets($self, /, partition, timeout=-1, cached=False)\n--\n\nReturns (low, high)."
+     "\n\n"
+     ":param partition: TopicPartition.\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":param cached: use the locally cached values instead of asking the broker.\n"
+     ":returns: (low, high) tuple of int, or None when cached and unknown.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"consumer_group_metadata", (PyCFunction)Consumer_consumer_group_metadata, METH_NOARGS,
-     "consumer_group_metadata($self, /)\n--\n\nReturns bytes.\n\nFor Producer.send_offsets_to_transaction()."},
-    {"memberid", (PyCFunction)Consumer_memberid, METH_NOARGS, "memberid($self, /)\n--\n\nReturns str or None."},
+     "consumer_group_metadata($self, /)\n--\n\nReturns bytes.\n\nFor Producer.send_offsets_to_transaction()."
+     "\n\n"
+     ":returns: the group metadata, opaque bytes.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"memberid", (PyCFunction)Consumer_memberid, METH_NOARGS, "memberid($self, /)\n--\n\nReturns str or None."
+     "\n\n"
+     ":returns: the group member id (str), or None when not in a group.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"close", (PyCFunction)Consumer_close, METH_NOARGS,
-     "close($self, /)\n--\n\nLeave the group (committing offsets when auto-commit is on) and release the client. Idempotent; any later call raises RuntimeError."},
+     "close($self, /)\n--\n\nLeave the group (committing offsets when auto-commit is on) and release the client. Idempotent; any later call raises RuntimeError."
+     "\n\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"},
     {"__exit__", (PyCFunction)Consumer_exit, METH_VARARGS, NULL},
     {"_commit_start", METH_KW(Consumer_commit_start),
      "_commit_start($self, /, token, message=None, offsets=None)\n--\n\nStart a commit whose result _aio_results() returns under token (asyncio layer)."},

@@ -184,7 +184,11 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
 #define CFL_HANDLE_METHODS                                                                        \
     {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics, METH_VARARGS | METH_KEYWORDS,   \
      "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, "  \
-     "topics and partitions (one topic if given)."},                                               \
+     "topics and partitions (one topic if given).\n\n"                                            \
+     ":param topic: only this topic, or None for all.\n"                                            \
+     ":param timeout: seconds to wait; None or negative waits without limit.\n"                     \
+     ":returns: a ClusterMetadata.\n"                                                               \
+     ":raises ~confluent_kafka.KafkaException: when the metadata request fails.\n"},                \
     {"cluster_id", (PyCFunction)(void (*)(void))cfl_handle_cluster_id, METH_VARARGS | METH_KEYWORDS, \
      "cluster_id($self, /, timeout=-1)\n--\n\nThe id of the cluster, from broker metadata (brokers " \
      ">= 0.10.1, KIP-78).\n\n:param float timeout: seconds to wait for the metadata; -1 waits as long " \
@@ -194,7 +198,10 @@ PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metad
      METH_VARARGS | METH_KEYWORDS,                                                                 \
      "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM "      \
      "credentials used on "                                                                        \
-     "the next authentication."},                                                                  \
+     "the next authentication.\n\n"                                                                \
+     ":param username: the SASL user name (str).\n"                                                 \
+     ":param password: the SASL password (str).\n"                                                  \
+     ":raises ~confluent_kafka.KafkaException: when librdkafka refuses them.\n"},                   \
     {"__enter__", (PyCFunction)cfl_handle_enter, METH_NOARGS, NULL},                               \
     {"__reduce__", (PyCFunction)cfl_handle_reduce, METH_NOARGS, NULL}
 

@@ -527,11 +527,21 @@ static PyObject *Message_repr(MessageObject *self) {
 }
 
 static PyMethodDef Message_methods[] = {
-    {"topic", (PyCFunction)Message_topic, METH_NOARGS, "topic($self, /)\n--\n\nThe topic name, or None."},
-    {"partition", (PyCFunction)Message_partition, METH_NOARGS, "partition($self, /)\n--\n\nThe partition, or None if not set."},
-    {"offset", (PyCFunction)Message_offset, METH_NOARGS, "offset($self, /)\n--\n\nThe offset, or None if not known."},
-    {"key", (PyCFunction)Message_key, METH_NOARGS, "key($self, /)\n--\n\nThe key (bytes), or None."},
-    {"value", (PyCFunction)Message_value, METH_NOARGS, "value($self, /)\n--\n\nThe value (bytes), or None."},
+    {"topic", (PyCFunction)Message_topic, METH_NOARGS, "topic($self, /)\n--\n\nThe topic name, or None."
+     "\n\n"
+     ":returns: the topic name (str) or None.\n"},
+    {"partition", (PyCFunction)Message_partition, METH_NOARGS, "partition($self, /)\n--\n\nThe partition, or None if not set."
+     "\n\n"
+     ":returns: the partition (int) or None.\n"},
+    {"offset", (PyCFunction)Message_offset, METH_NOARGS, "offset($self, /)\n--\n\nThe offset, or None if not known."
+     "\n\n"
+     ":returns: the offset (int) or None.\n"},
+    {"key", (PyCFunction)Message_key, METH_NOARGS, "key($self, /)\n--\n\nThe key (bytes), or None."
+     "\n\n"
+     ":returns: the key (bytes) or None.\n"},
+    {"value", (PyCFunction)Message_value, METH_NOARGS, "value($self, /)\n--\n\nThe value (bytes), or None."
+     "\n\n"
+     ":returns: the value (bytes) or None.\n"},
     {"deserialized_key", (PyCFunction)Message_key, METH_NOARGS,
      "deserialized_key($self, /)\n--\n\nThe key as a DeserializingConsumer left it (the same slot as key()).\n\n"
      ":returns: the deserialized key, or the raw key (bytes) of a message no deserializer saw, or None.\n"},
@@ -540,23 +550,46 @@ static PyMethodDef Message_methods[] = {
      ":returns: the deserialized value, or the raw value (bytes) of a message no deserializer saw, or None.\n"},
     {"headers", (PyCFunction)Message_headers, METH_NOARGS,
      "headers($self, /)\n--\n\nThe headers as a list of (str, bytes|None), or None; a message built by hand returns "
-     "the headers it was given."},
-    {"error", (PyCFunction)Message_error, METH_NOARGS, "error($self, /)\n--\n\nA KafkaError if this message reports an error, else None."},
+     "the headers it was given."
+     "\n\n"
+     ":returns: list of (str, bytes|None) or None.\n"},
+    {"error", (PyCFunction)Message_error, METH_NOARGS, "error($self, /)\n--\n\nA KafkaError if this message reports an error, else None."
+     "\n\n"
+     ":returns: a KafkaError, or None.\n"},
     {"timestamp", (PyCFunction)Message_timestamp, METH_NOARGS,
-     "timestamp($self, /)\n--\n\n(timestamp type, milliseconds since the epoch); the type is one of the TIMESTAMP_* constants."},
+     "timestamp($self, /)\n--\n\n(timestamp type, milliseconds since the epoch); the type is one of the TIMESTAMP_* constants."
+     "\n\n"
+     ":returns: (timestamp type, milliseconds) tuple.\n"},
     {"latency", (PyCFunction)Message_latency, METH_NOARGS,
-     "latency($self, /)\n--\n\nSeconds from produce() to the delivery report, or None outside delivery reports."},
-    {"leader_epoch", (PyCFunction)Message_leader_epoch, METH_NOARGS, "leader_epoch($self, /)\n--\n\nThe partition leader epoch, or None."},
+     "latency($self, /)\n--\n\nSeconds from produce() to the delivery report, or None outside delivery reports."
+     "\n\n"
+     ":returns: the latency in seconds (float), or None.\n"},
+    {"leader_epoch", (PyCFunction)Message_leader_epoch, METH_NOARGS, "leader_epoch($self, /)\n--\n\nThe partition leader epoch, or None."
+     "\n\n"
+     ":returns: the leader epoch (int), or None.\n"},
     {"delivery_count", (PyCFunction)Message_delivery_count, METH_NOARGS,
      "delivery_count($self, /)\n--\n\nHow many times a share group delivered this record.\n\n"
      ":returns: the delivery count (>= 1) of a record from a share consumer, else None.\n"},
-    {"set_topic", (PyCFunction)Message_set_topic, METH_O, "set_topic($self, topic, /)\n--\n\nReplace the topic."},
-    {"set_value", (PyCFunction)Message_set_value, METH_O, "set_value($self, value, /)\n--\n\nReplace the value."},
-    {"set_key", (PyCFunction)Message_set_key, METH_O, "set_key($self, key, /)\n--\n\nReplace the key."},
-    {"set_headers", (PyCFunction)Message_set_headers, METH_O, "set_headers($self, headers, /)\n--\n\nReplace the headers."},
-    {"set_error", (PyCFunction)Message_set_error, METH_O, "set_error($self, error, /)\n--\n\nReplace the error."},
+    {"set_topic", (PyCFunction)Message_set_topic, METH_O, "set_topic($self, topic, /)\n--\n\nReplace the topic."
+     "\n\n"
+     ":param topic: the new topic name (str).\n"},
+    {"set_value", (PyCFunction)Message_set_value, METH_O, "set_value($self, value, /)\n--\n\nReplace the value."
+     "\n\n"
+     ":param value: the new value (any object).\n"},
+    {"set_key", (PyCFunction)Message_set_key, METH_O, "set_key($self, key, /)\n--\n\nReplace the key."
+     "\n\n"
+     ":param key: the new key (any object).\n"},
+    {"set_headers", (PyCFunction)Message_set_headers, METH_O, "set_headers($self, headers, /)\n--\n\nReplace the headers."
+     "\n\n"
+     ":param headers: the new headers.\n"},
+    {"set_error", (PyCFunction)Message_set_error, METH_O, "set_error($self, error, /)\n--\n\nReplace the error."
+     "\n\n"
+     ":param error: a KafkaError, or None.\n"},
     {"set_timestamp", (PyCFunction)Message_set_timestamp, METH_O,
-     "set_timestamp($self, timestamp, /)\n--\n\nReplace the timestamp: an int (create time, ms), a (type, ms) tuple or None."},
+     "set_timestamp($self, timestamp, /)\n--\n\nReplace the timestamp: an int (create time, ms), a (type, ms) tuple or None."
+     "\n\n"
+     ":param timestamp: int, (type, ms) tuple or None.\n"
+     ":raises TypeError: for any other value.\n"},
     {"__reduce__", (PyCFunction)Message_reduce, METH_NOARGS, NULL},
     {NULL},
 };

@@ -482,7 +482,19 @@ static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
 
 static PyMethodDef Producer_methods[] = {
     {"produce", (PyCFunction)(void (*)(void))Producer_produce, METH_FASTCALL | METH_KEYWORDS,
-     "produce($self, /, topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, headers=None)\n--\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."},
+     "produce($self, /, topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, headers=None)\n--\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."
+     "\n\n"
+     ":param topic: topic name (str).\n"
+     ":param value: payload: bytes, str or None (str is UTF-8 encoded).\n"
+     ":param key: key: bytes, str or None.\n"
+     ":param partition: partition, or -1 for the configured partitioner.\n"
+     ":param on_delivery: delivery callback cb(err, msg); overrides the conf's on_delivery.\n"
+     ":param callback: alias of on_delivery.\n"
+     ":param timestamp: create time in milliseconds since the epoch; 0 means now.\n"
+     ":param headers: dict or list of (str, bytes|str|None) pairs.\n"
+     ":raises BufferError: when the local queue is full (poll() or flush(), then retry).\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"produce_batch", (PyCFunction)(void (*)(void))cfl_producer_produce_batch, METH_FASTCALL | METH_KEYWORDS,
      "produce_batch($self, /, topic, messages=None, partition=-1, callback=None, on_delivery=None, *, keys=None, headers=None, timestamps=None, values=None)\n--\n\nReturns int.\n\n"
      "Enqueue many messages for one topic; returns how many were enqueued.\n\n"
@@ -490,28 +502,81 @@ static PyMethodDef Producer_methods[] = {
      "or the values: a sequence of bytes/str/None or an Arrow binary/string array (any object with __arrow_c_array__), with keys, headers and timestamps (ms) "
      "as sequences or Arrow arrays of the same length, and partition an int or one per message. "
      "The values form checks every argument before enqueuing anything, then enqueues in order until librdkafka refuses a message (e.g. a full queue): "
-     "the count tells how many went, and if the very first is refused the call raises as produce() would."},
+     "the count tells how many went, and if the very first is refused the call raises as produce() would."
+     "\n\n"
+     ":param topic: topic name (str).\n"
+     ":param messages: list of dicts, or the values as a sequence or Arrow array.\n"
+     ":param partition: partition for every message (-1: partitioner), or one per message.\n"
+     ":param callback: delivery callback cb(err, msg) for every message.\n"
+     ":param on_delivery: alias of callback.\n"
+     ":param keys: keys, same length as the values (values form only).\n"
+     ":param headers: headers, one entry per message (values form only).\n"
+     ":param timestamps: timestamps in ms, one per message (values form only).\n"
+     ":param values: the values, when not given as messages.\n"
+     ":returns: the number of messages enqueued (int).\n"
+     ":raises TypeError: when an argument has the wrong type.\n"
+     ":raises ValueError: when the per-message sequences differ in length.\n"
+     ":raises BufferError: when the first message of the values form is refused for a full queue.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with, METH_FASTCALL,
      "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
-     "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."},
+     "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."
+     "\n\n"
+     ":param timeout: seconds to wait; None or negative waits without limit.\n"
+     ":returns: the number of events served (int).\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"flush", (PyCFunction)(void (*)(void))Producer_flush, METH_FASTCALL | METH_KEYWORDS,
-     "flush($self, /, timeout=-1)\n--\n\nReturns int.\n\nSend everything queued (ignoring linger.ms) and serve the delivery reports; returns the number of messages still queued."},
+     "flush($self, /, timeout=-1)\n--\n\nReturns int.\n\nSend everything queued (ignoring linger.ms) and serve the delivery reports; returns the number of messages still queued."
+     "\n\n"
+     ":param timeout: seconds to wait; None or negative waits without limit.\n"
+     ":returns: the number of messages still in the queue (int); 0 when all were delivered.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"purge", (PyCFunction)(void (*)(void))Producer_purge, METH_VARARGS | METH_KEYWORDS,
-     "purge($self, /, in_queue=True, in_flight=True, blocking=True)\n--\n\nDrop queued (in_queue) and/or in-flight (in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."},
+     "purge($self, /, in_queue=True, in_flight=True, blocking=True)\n--\n\nDrop queued (in_queue) and/or in-flight (in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."
+     "\n\n"
+     ":param in_queue: purge messages not yet sent.\n"
+     ":param in_flight: purge messages sent and awaiting an answer.\n"
+     ":param blocking: wait for librdkafka's threads to finish purging.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"close", (PyCFunction)(void (*)(void))Producer_close, METH_VARARGS | METH_KEYWORDS,
-     "close($self, /, timeout=-1)\n--\n\nReturns True.\n\nAbort an open transaction, flush, report anything still undelivered as purged, and release the client. Idempotent; any later call raises RuntimeError."},
+     "close($self, /, timeout=-1)\n--\n\nReturns True.\n\nAbort an open transaction, flush, report anything still undelivered as purged, and release the client. Idempotent; any later call raises RuntimeError."
+     "\n\n"
+     ":param timeout: seconds to wait for the flush; None or negative waits without limit.\n"
+     ":returns: True.\n"},
     {"__exit__", (PyCFunction)Producer_exit, METH_VARARGS, NULL},
     {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions, METH_VARARGS | METH_KEYWORDS,
-     "init_transactions($self, /, timeout=-1)\n--\n\nRegister transactional.id with the coordinator, fencing older instances."},
-    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction($self, /)\n--\n\nStart a transaction: messages produced until commit_transaction() or abort_transaction() belong to it. Needs init_transactions() first."},
+     "init_transactions($self, /, timeout=-1)\n--\n\nRegister transactional.id with the coordinator, fencing older instances."
+     "\n\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction($self, /)\n--\n\nStart a transaction: messages produced until commit_transaction() or abort_transaction() belong to it. Needs init_transactions() first."
+     "\n\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction,
      METH_VARARGS | METH_KEYWORDS,
-     "send_offsets_to_transaction($self, /, positions, group_metadata, timeout=-1)\n--\n\nCommit consumer offsets (next offsets to read) as part of the transaction; group_metadata comes from Consumer.consumer_group_metadata()."},
+     "send_offsets_to_transaction($self, /, positions, group_metadata, timeout=-1)\n--\n\nCommit consumer offsets (next offsets to read) as part of the transaction; group_metadata comes from Consumer.consumer_group_metadata()."
+     "\n\n"
+     ":param positions: list of TopicPartition, offsets the next to read.\n"
+     ":param group_metadata: from Consumer.consumer_group_metadata().\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"commit_transaction", (PyCFunction)(void (*)(void))Producer_commit_transaction, METH_VARARGS | METH_KEYWORDS,
-     "commit_transaction($self, /, timeout=-1)\n--\n\nFlush and commit the current transaction."},
+     "commit_transaction($self, /, timeout=-1)\n--\n\nFlush and commit the current transaction."
+     "\n\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction, METH_VARARGS | METH_KEYWORDS,
-     "abort_transaction($self, /, timeout=-1)\n--\n\nPurge and abort the current transaction."},
+     "abort_transaction($self, /, timeout=-1)\n--\n\nPurge and abort the current transaction."
+     "\n\n"
+     ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
     CFL_IO_EVENT_METHODS,
     CFL_HANDLE_METHODS,
     {NULL},
