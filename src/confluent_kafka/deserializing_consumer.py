@@ -100,19 +100,6 @@ class DeserializingConsumer(Consumer, Generic[K, V]):
             raise ConsumeError(err, kafka_message=msg)
         return deserialize(msg, self._key_deserializer, self._value_deserializer)
 
-    def cluster_id(self, timeout: float = -1) -> str:
-        """The id of the Kafka cluster, from broker metadata.
-
-        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
-        :returns: the cluster id.
-        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
-        """
-        inner = getattr(super(), "cluster_id", None)
-        if inner is not None:
-            result: str = inner(timeout)
-            return result
-        return _serdes.cluster_id_from_metadata(self, timeout)
-
     def close(self) -> None:
         """Leave the group and close the consumer (as ``Consumer.close``), then the
         deserializers it built. Idempotent; if closing the consumer raises, the deserializers
@@ -121,7 +108,7 @@ class DeserializingConsumer(Consumer, Generic[K, V]):
         owned, self._owned_serdes = self._owned_serdes, []
         _serdes.close_all(owned)
 
-    def __exit__(self, *exc: object) -> Optional[bool]:
+    def __exit__(self, *exc: object) -> None:
         """Close the consumer and its deserializers (see :meth:`close`)."""
         self.close()
         return None

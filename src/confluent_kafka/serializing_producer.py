@@ -116,19 +116,6 @@ class SerializingProducer(Producer, Generic[K, V]):
         super().produce(topic, value_data, key_data, partition=partition, on_delivery=on_delivery,
                         timestamp=timestamp, headers=headers)
 
-    def cluster_id(self, timeout: float = -1) -> str:
-        """The id of the Kafka cluster, from broker metadata.
-
-        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
-        :returns: the cluster id.
-        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
-        """
-        inner = getattr(super(), "cluster_id", None)
-        if inner is not None:
-            result: str = inner(timeout)
-            return result
-        return _serdes.cluster_id_from_metadata(self, timeout)
-
     def close(self, *args: Any, **kwargs: Any) -> bool:
         """Flush and close the producer (as ``Producer.close``), then the serializers it built.
 
@@ -142,7 +129,7 @@ class SerializingProducer(Producer, Generic[K, V]):
         _serdes.close_all(owned)
         return result
 
-    def __exit__(self, *exc: object) -> Optional[bool]:
+    def __exit__(self, *exc: object) -> None:
         """Close the producer and its serializers (see :meth:`close`)."""
         self.close()
         return None

@@ -491,15 +491,11 @@ class AIOProducer:
 
 
 async def cluster_id_of(client: Any, timeout: Optional[float]) -> str:
-    """``client.cluster_id(timeout)`` in bounded slices of the loop (from broker metadata where
-    the client has no ``cluster_id``)."""
-    inner = getattr(client, "cluster_id", None)
+    """``client.cluster_id(timeout)`` in bounded slices of the loop."""
 
     def attempt(seconds: float) -> str:
-        if inner is not None:
-            found: str = inner(seconds)
-            return found
-        return _serdes.cluster_id_from_metadata(client, seconds)
+        found: str = client.cluster_id(seconds)
+        return found
 
     _slices.check_timeout(timeout)
     result: str = await _slices.bounded(attempt, None if timeout is None or timeout < 0 else timeout)

@@ -26,9 +26,6 @@ _log = logging.getLogger("confluent_kafka.serialization")
 #: How long a serde's cluster-id lookup waits for broker metadata, in seconds.
 CLUSTER_ID_TIMEOUT = 60.0
 
-_NO_CLUSTER_ID = ("Failed to retrieve cluster id: Local: Timed out. The broker must support KIP-78 "
-                  "(>= 0.10.1) for the cluster id to be available.")
-
 
 class Spec(NamedTuple):
     """One serde slot of a configuration: its property, the ready serde, the builder."""
@@ -193,23 +190,6 @@ def offer(setter: str, resolver: Callable[[], Any], serdes: List[Any]) -> None:
         method = getattr(serde, setter, None)
         if callable(method):
             method(resolver)
-
-
-def cluster_id_from_metadata(client: Any, timeout: float) -> str:
-    """The cluster id from ``client.list_topics()``, for a client without ``cluster_id()``.
-
-    :raises KafkaException: ``_TIMED_OUT`` when no broker answered within ``timeout``.
-    """
-    try:
-        found = client.list_topics(timeout=timeout).cluster_id
-    except KafkaException as e:
-        err = e.args[0] if e.args else None
-        if not isinstance(err, KafkaError) or err.code() not in (KafkaError._TIMED_OUT, KafkaError._TRANSPORT):
-            raise
-        found = None
-    if not found:
-        raise KafkaException(KafkaError(KafkaError._TIMED_OUT, _NO_CLUSTER_ID))
-    return str(found)
 
 
 class ClusterIdResolver:
