@@ -9,7 +9,6 @@ from functools import partial
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from ..cimpl import KafkaError, KafkaException, Message, Producer
-from ..serialization import _serdes
 from . import _slices
 from ._callbacks import Tasks
 from ._wakeup import Wakeup

@@ -16,7 +16,6 @@ import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from ..cimpl import KafkaError, KafkaException
 
 if TYPE_CHECKING:
     import asyncio
