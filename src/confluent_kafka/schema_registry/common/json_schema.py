@@ -230,6 +230,23 @@ class ValidationFailed(SerializationError):
         self.reason = error.message if error is not None else None
 
 
+class JSONPayloadDecodeError(json.JSONDecodeError):
+    """A payload that is not JSON: the ``json.JSONDecodeError`` upstream raises (same ``msg``,
+    ``doc``, ``pos``, ``lineno``, ``colno``), with a text naming the topic, field, schema and id
+    that a pickled copy keeps. Not a SerializationError, as upstream's is not.
+
+    :param message: what failed and where.
+    :param cause: the codec's error.
+    """
+
+    def __init__(self, message: str, cause: json.JSONDecodeError) -> None:
+        super().__init__(cause.msg, cause.doc, cause.pos)
+        self.args = (message,)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.args[0], json.JSONDecodeError(self.msg, self.doc, self.pos)))
+
+
 class JsonSteps(SerdeBase):
     """What JSON serializers and deserializers share: parsed schemas and validators, cached."""
 
@@ -457,6 +474,9 @@ class JsonDeserializerSteps(JsonSteps):
         raw = payload.read()
         try:
             record = self._json_decode(raw)
+        except json.JSONDecodeError as exc:
+            raise JSONPayloadDecodeError(f"{_where(ctx)}decoding JSON written with {_describe(writer[0], schema_id)} "
+                                         f"failed: {exc}", exc) from exc
         except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
             raise wrap_error(exc, ctx, "decoding JSON written with " + _describe(writer[0], schema_id)) from exc
 
