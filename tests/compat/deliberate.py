@@ -9,25 +9,28 @@ from __future__ import annotations
 DIFFERENCES: dict[str, str] = {
     "schema_registry::scenario_avro_bad_input": (
         "An Avro record that does not match its schema, a payload with an unknown magic byte, a writer "
-        "schema id the registry does not hold, or a truncated payload raise a SerializationError saying "
-        "which topic/field, schema and id failed and why. Each is also an instance of what upstream "
-        "raises there (TypeError/ValueError/EOFError from fastavro, SchemaRegistryError), so code "
-        "catching upstream's types keeps working. Pinned by tests/unit/test_schema_registry_avro.py."),
+        "schema id the registry does not hold, or a truncated payload raise what upstream raises there "
+        "(TypeError/ValueError/EOFError from fastavro, SerializationError, SchemaRegistryError: the unknown id's "
+        "is SchemaNotFoundError, a SchemaRegistryError subclass keeping the status, code and message), none "
+        "of them a SerializationError where upstream's is not; only the text differs, saying which "
+        "topic/field, schema and id failed and why. Pinned by tests/unit/test_schema_registry_avro.py."),
     "schema_registry_json::scenario_json_bad_input": (
         "A JSON record that fails its schema raises a SerializationError naming the topic/field, the schema's "
         "title and id, and the JSON path of the failing value ($.tags[1]) besides jsonschema's message (upstream: "
         "the message alone). A payload with a bad or short framing, an unknown writer schema id, or that is not "
-        "JSON, and a record json cannot encode, raise a SerializationError saying what failed that is also what "
-        "upstream raises there (struct.error, SchemaRegistryError, json.JSONDecodeError, TypeError). A serializer "
-        "made without a schema refuses to register None (upstream's mock registers it and frames the record). "
-        "Pinned by tests/unit/test_schema_registry_json.py."),
+        "JSON, and a record json cannot encode, raise what upstream raises there (SerializationError, "
+        "struct.error, SchemaRegistryError, json.JSONDecodeError, TypeError; the last three as subclasses "
+        "keeping upstream's attributes where the text needs it), never a SerializationError where upstream's is "
+        "not; only the text differs, saying what failed. A serializer made without a schema refuses to register "
+        "None (upstream's mock registers it and frames the record). Pinned by tests/unit/test_schema_registry_json.py."),
     "schema_registry_protobuf::scenario_protobuf_bad_input": (
         "A message of the wrong type, a payload with a bad or short framing or cut message indexes, an unknown "
-        "writer schema id, a message index the writer schema does not have, or bytes that do not decode raise a "
-        "SerializationError naming the topic/field, the message type, the schema id and what failed; each is also "
-        "what upstream raises there (ValueError, struct.error, EOFError, SchemaRegistryError). Serializing "
-        "without a SerializationContext (so no subject and no schema id) raises a SerializationError saying so "
-        "(upstream: AttributeError on None). Pinned by tests/unit/test_schema_registry_protobuf.py."),
+        "writer schema id, a message index the writer schema does not have, or bytes that do not decode raise "
+        "what upstream raises there (ValueError, SerializationError, struct.error, EOFError, SchemaRegistryError), "
+        "never a SerializationError where upstream's is not; only the text differs, naming the topic/field, the "
+        "message type, the schema id and what failed. Serializing without a SerializationContext (so no subject "
+        "and no schema id) raises a SerializationError saying so (upstream: AttributeError on None). Pinned by "
+        "tests/unit/test_schema_registry_protobuf.py."),
     "schema_registry_rules::scenario_rules_failure_text": (
         "A data-contract rule that fails with the ERROR action raises a SerializationError whose text says which "
         "topic/field, rule (kind, name, type, mode) and subject failed and why (the rule's own error, which is also "

@@ -4,6 +4,8 @@ subject name strategies, registration settings, schema evolution on read, and ba
 from __future__ import annotations
 
 import asyncio
+import json
+import pickle
 import struct
 from typing import Any, Callable
 
@@ -27,6 +29,7 @@ from confluent_kafka.schema_registry.avro import (  # noqa: E402
     AvroDeserializer,
     AvroSerializer,
 )
+from confluent_kafka.schema_registry.common.serde import framing_error, wrap_error  # noqa: E402
 from confluent_kafka.serialization import MessageField, SerializationContext, SerializationError  # noqa: E402
 
 USER = ('{"type":"record","name":"User","namespace":"ex","fields":[{"name":"name","type":"string"},'
@@ -153,9 +156,11 @@ def test_references(side: Side) -> None:
     ({"name": "a", "age": "x"}, TypeError, "on field age"),
 ])
 def test_a_record_that_does_not_match_names_the_field(side: Side, record: Any, base: type, text: str) -> None:
-    with pytest.raises(SerializationError) as info:
+    with pytest.raises(base) as info:
         side.serializer(USER)(record)
-    assert isinstance(info.value, base)  # what upstream raises, still catchable as such
+    # Exactly what upstream raises (fastavro's error), not also a SerializationError: code that
+    # catches SerializationError around a serializer (quixstreams) must let it through as upstream's.
+    assert type(info.value) is base and not isinstance(info.value, SerializationError)
     assert text in str(info.value) and "topic 'users' value" in str(info.value) and "ex.User" in str(info.value)
 
 
@@ -166,12 +171,43 @@ def test_bad_payloads_are_named(side: Side) -> None:
         de(b"\x00\x00\x01")
     with pytest.raises(SerializationError, match="cannot read the schema id framing: Invalid magic byte"):
         de(b"\x07" + good[1:])
-    with pytest.raises(SerializationError, match=r"writer schema \(id 9\) is not in the Schema Registry") as info:
+    with pytest.raises(SchemaRegistryError, match=r"topic 'users' value: the payload's writer schema \(id 9\) is not "
+                       r"in the Schema Registry: Schema Not Found") as info:
         de(b"\x00\x00\x00\x00\x09" + good[5:])
-    assert isinstance(info.value, SchemaRegistryError) and info.value.http_status_code == 404
-    with pytest.raises(SerializationError, match="decoding with writer schema 'ex.User' \\(id 1\\) failed") as eof:
+    assert not isinstance(info.value, SerializationError)
+    assert (info.value.http_status_code, info.value.error_code, info.value.error_message) == \
+        (404, 40400, "Schema Not Found")  # the registry's answer, as upstream's error carries it
+    copied = pickle.loads(pickle.dumps(info.value))
+    assert (type(copied), str(copied), copied.error_code) == (type(info.value), str(info.value), 40400)
+    with pytest.raises(EOFError, match="topic 'users' value: decoding with writer schema 'ex.User' \\(id 1\\) "
+                       "failed") as eof:
         de(good[:-1])
-    assert isinstance(eof.value, EOFError)
+    assert type(eof.value) is EOFError and isinstance(eof.value.__cause__, EOFError)
+
+
+def test_framing_errors_keep_the_framing_codes_type() -> None:
+    ctx = SerializationContext("users", MessageField.VALUE)
+    for raised in (ValueError("bytes is not a 16-char string"), EOFError(), struct.error("unpack requires"),
+                   SerializationError("Invalid magic byte")):
+        named = framing_error(raised, ctx, b"\x01\x02")
+        assert type(named) is type(raised)
+        assert str(named).startswith("topic 'users' value: cannot read the schema id framing: "
+                                     + (str(raised) or type(raised).__name__) + " (the payload starts with b'\\x01")
+    other = KeyError("k")
+    assert framing_error(other, ctx, b"") is other
+
+
+def test_wrapped_codec_errors_keep_type_and_attributes() -> None:
+    try:
+        b"\xff".decode()
+    except UnicodeDecodeError as exc:
+        assert wrap_error(exc, None, "decoding") is exc  # its text does not come from args: left as it is
+    decode_error = json.JSONDecodeError("Expecting value", "x", 0)
+    named = wrap_error(decode_error, None, "decoding JSON")
+    assert type(named) is json.JSONDecodeError and (named.msg, named.doc, named.pos) == ("Expecting value", "x", 0)
+    assert str(named) == "decoding JSON failed: Expecting value: line 1 column 1 (char 0)"
+    rule_error = SerializationError("a rule failed")
+    assert wrap_error(rule_error, None, "encoding") is rule_error
 
 
 @pytest.mark.parametrize("conf,text", [

@@ -172,7 +172,7 @@ def scenario_json_references() -> Any:
 
 
 def scenario_json_bad_input() -> Any:
-    """Where our errors name what failed (deliberate: also the types upstream raises, see deliberate.py)."""
+    """Where our errors name what failed (deliberate: the text, see deliberate.py)."""
     from confluent_kafka.schema_registry import Schema
 
     sr = _sr()
@@ -198,6 +198,49 @@ def scenario_json_bad_input() -> Any:
     out["latest reader invalid"] = outcome(_de(sr, conf={"use.latest.version": True}), good[:5] + b'{"age":"x"}',
                                            _ctx())
     return out
+
+
+def _error_kinds(fn: Any, *args: Any) -> Any:
+    """Which handlers catch what ``fn(*args)`` raises, and the attributes upstream's types carry:
+    the texts differ on purpose (deliberate.py), the types and attributes must not."""
+    import json
+    import struct
+
+    from confluent_kafka.schema_registry import SchemaRegistryError
+    from confluent_kafka.serialization import SerializationError
+
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the exception is the observation
+        caught = {name: isinstance(exc, cls) for name, cls in (
+            ("SerializationError", SerializationError), ("TypeError", TypeError), ("ValueError", ValueError),
+            ("EOFError", EOFError), ("struct.error", struct.error), ("JSONDecodeError", json.JSONDecodeError),
+            ("SchemaRegistryError", SchemaRegistryError), ("AttributeError", AttributeError))}
+        if isinstance(exc, SchemaRegistryError):
+            caught["registry"] = [exc.http_status_code, exc.error_code, exc.error_message]
+        if isinstance(exc, json.JSONDecodeError):
+            caught["decode"] = [exc.msg, exc.pos, exc.lineno, exc.colno]
+        return {"caught as": caught, "builtin": next(c.__name__ for c in type(exc).__mro__
+                                                      if c.__module__ in ("builtins", "struct"))}
+    return {"ok": None}
+
+
+def scenario_json_bad_input_types() -> Any:
+    """The same bad input as scenario_json_bad_input: caught by the same handlers as upstream's."""
+    sr = _sr()
+    ser = _ser(sr)
+    good = ser({"name": "ann"}, _ctx())
+    de = _de(sr)
+    return {
+        "wrong type": _error_kinds(ser, {"name": 1}, _ctx()),
+        "not encodable": _error_kinds(_ser(sr, conf={"validate": False}), {"name": {1}}, _ctx()),
+        "bad magic": _error_kinds(de, b"\x07" + good[1:], _ctx()),
+        "short": _error_kinds(de, b"\x00\x00", _ctx()),
+        "unknown id": _error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
+        "truncated": _error_kinds(de, good[:-1], _ctx()),
+        "not json": _error_kinds(de, good[:5] + b"\xff{", _ctx()),
+        "invalid on read": _error_kinds(de, good[:5] + b'{"name":5}', _ctx()),
+    }
 
 
 def scenario_json_helpers() -> Any:

@@ -186,7 +186,7 @@ def scenario_protobuf_deserialize() -> Any:
 
 
 def scenario_protobuf_bad_input() -> Any:
-    """Where our errors name what failed (deliberate: also the types upstream raises, see deliberate.py)."""
+    """Where our errors name what failed (deliberate: the text, see deliberate.py)."""
     t = _types()
     sr = _sr()
     good = _ser(sr)(_user(), _ctx())
@@ -202,6 +202,49 @@ def scenario_protobuf_bad_input() -> Any:
         "nested out of range": outcome(de, good[:5] + b"\x04\x02\x04" + good[7:], _ctx()),
         "truncated": outcome(de, good[:-3], _ctx()),
         "no client, truncated": outcome(_de(None), good[:-3], _ctx()),
+    }
+
+
+def _error_kinds(fn: Any, *args: Any) -> Any:
+    """Which handlers catch what ``fn(*args)`` raises, and the attributes upstream's types carry:
+    the texts differ on purpose (deliberate.py), the types and attributes must not."""
+    import json
+    import struct
+
+    from confluent_kafka.schema_registry import SchemaRegistryError
+    from confluent_kafka.serialization import SerializationError
+
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - the exception is the observation
+        caught = {name: isinstance(exc, cls) for name, cls in (
+            ("SerializationError", SerializationError), ("TypeError", TypeError), ("ValueError", ValueError),
+            ("EOFError", EOFError), ("struct.error", struct.error), ("JSONDecodeError", json.JSONDecodeError),
+            ("SchemaRegistryError", SchemaRegistryError), ("AttributeError", AttributeError))}
+        if isinstance(exc, SchemaRegistryError):
+            caught["registry"] = [exc.http_status_code, exc.error_code, exc.error_message]
+        if isinstance(exc, json.JSONDecodeError):
+            caught["decode"] = [exc.msg, exc.pos, exc.lineno, exc.colno]
+        return {"caught as": caught, "builtin": next(c.__name__ for c in type(exc).__mro__
+                                                      if c.__module__ in ("builtins", "struct"))}
+    return {"ok": None}
+
+
+def scenario_protobuf_bad_input_types() -> Any:
+    """The same bad input as scenario_protobuf_bad_input: caught by the same handlers as upstream's."""
+    t = _types()
+    sr = _sr()
+    good = _ser(sr)(_user(), _ctx())
+    de = _de(sr)
+    return {
+        "wrong message type": _error_kinds(_ser(sr), t["Other"](x=1), _ctx()),
+        "bad magic": _error_kinds(de, b"\x07" + good[1:], _ctx()),
+        "short": _error_kinds(de, b"\x00\x00\x01", _ctx()),
+        "indexes cut": _error_kinds(de, good[:5] + b"\x04\x02", _ctx()),
+        "unknown id": _error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
+        "index out of range": _error_kinds(de, good[:5] + b"\x02\x0a" + good[7:], _ctx()),
+        "truncated": _error_kinds(de, good[:-3], _ctx()),
+        "no client, truncated": _error_kinds(_de(None), good[:-3], _ctx()),
     }
 
 

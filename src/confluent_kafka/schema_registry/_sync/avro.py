@@ -98,9 +98,10 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
         :param obj: the value; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` does not match the schema (also a
-            TypeError or
-            ValueError, like upstream's fastavro errors).
+        :raises TypeError: when ``obj`` does not match the schema (fastavro's error, with a text naming the
+            topic, field, schema and id).
+        :raises ValueError: when ``obj`` lacks a field the schema has no default for (same text).
+        :raises ~confluent_kafka.serialization.SerializationError: when a data-contract rule fails.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
         result: Optional[bytes] = self._run(self._serialize_op(obj, ctx))
@@ -141,9 +142,9 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: the record (a dict, or what ``from_dict`` makes of it).
-        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated,
-            names a
-            schema the registry does not hold, or does not decode.
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload with an unknown magic byte.
+        :raises EOFError: for a truncated payload (struct.error when the framing itself is cut).
+        :raises SchemaRegistryError: for a writer schema the registry does not hold.
         """
         return self._run(self._deserialize_op(data, ctx))
 

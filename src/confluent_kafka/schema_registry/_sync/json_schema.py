@@ -105,8 +105,8 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
         :raises ~confluent_kafka.serialization.SerializationError: when ``obj`` does not match the schema (naming the
-            topic,
-            schema, id and the failing value's path) or cannot be encoded as JSON.
+            topic, schema, id and the failing value's path).
+        :raises TypeError: when ``obj`` cannot be encoded as JSON.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
         result: Optional[bytes] = self._run(self._serialize_op(obj, ctx))
@@ -159,9 +159,11 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: the record (a dict, or what ``from_dict`` makes of it).
-        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated or
-            not JSON,
-            names a schema the registry does not hold, or does not match the reader schema.
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload with an unknown magic byte, or
+            one that does not match the reader schema.
+        :raises struct.error: for a payload too short for its framing.
+        :raises json.JSONDecodeError: for a payload that is not JSON.
+        :raises SchemaRegistryError: for a writer schema the registry does not hold.
         """
         return self._run(self._deserialize_op(data, ctx))
 

@@ -101,8 +101,8 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
         :param message: an instance of the serializer's message type; None gives None.
         :param ctx: the serialization context (topic and key/value, for the subject).
         :returns: the framed bytes.
-        :raises ~confluent_kafka.serialization.SerializationError: for a message of another type (also a ValueError, as
-            upstream raises) or without a context to find the subject.
+        :raises ValueError: for a message of another type.
+        :raises ~confluent_kafka.serialization.SerializationError: without a context to find the subject.
         :raises SchemaRegistryError: when the registry refuses the schema or does not hold it.
         """
         result: Optional[bytes] = self._run(self._serialize_op(message, ctx))
@@ -150,10 +150,10 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
         :param data: the bytes; None gives None.
         :param ctx: the serialization context.
         :returns: an instance of the message type.
-        :raises ~confluent_kafka.serialization.SerializationError: for a payload that is not framed, is truncated,
-            names a
-            schema the registry does not hold or a message index its schema does not have, or
-            does not decode.
+        :raises ~confluent_kafka.serialization.SerializationError: for a payload with an unknown magic byte, a
+            message index its schema does not have, or bytes that do not decode.
+        :raises EOFError: for cut message indexes (struct.error when the schema id is cut).
+        :raises SchemaRegistryError: for a writer schema the registry does not hold.
         """
         return self._run(self._deserialize_op(data, ctx))
 

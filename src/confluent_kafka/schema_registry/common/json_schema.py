@@ -230,22 +230,18 @@ class ValidationFailed(SerializationError):
         self.reason = error.message if error is not None else None
 
 
-class SerializationJSONDecodeError(SerializationError, json.JSONDecodeError):
-    """A payload that is not JSON (also the ``json.JSONDecodeError`` the codec raised).
+class JSONPayloadDecodeError(json.JSONDecodeError):
+    """A payload that is not JSON: the ``json.JSONDecodeError`` upstream raises (same ``msg``,
+    ``doc``, ``pos``, ``lineno``, ``colno``), with a text naming the topic, field, schema and id
+    that a pickled copy keeps. Not a SerializationError, as upstream's is not.
 
     :param message: what failed and where.
     :param cause: the codec's error.
     """
 
-    def __init__(self, message: str, cause: Optional[json.JSONDecodeError] = None) -> None:
-        SerializationError.__init__(self, message)
-        if cause is None:
-            cause = json.JSONDecodeError(message, "", 0)
-        self.msg, self.doc, self.pos = cause.msg, cause.doc, cause.pos
-        self.lineno, self.colno = cause.lineno, cause.colno
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+    def __init__(self, message: str, cause: json.JSONDecodeError) -> None:
+        super().__init__(cause.msg, cause.doc, cause.pos)
+        self.args = (message,)
 
     def __reduce__(self) -> Any:
         return (type(self), (self.args[0], json.JSONDecodeError(self.msg, self.doc, self.pos)))
@@ -479,8 +475,8 @@ class JsonDeserializerSteps(JsonSteps):
         try:
             record = self._json_decode(raw)
         except json.JSONDecodeError as exc:
-            raise SerializationJSONDecodeError(
-                f"{_where(ctx)}decoding JSON written with {_describe(writer[0], schema_id)} failed: {exc}", exc) from exc
+            raise JSONPayloadDecodeError(f"{_where(ctx)}decoding JSON written with {_describe(writer[0], schema_id)} "
+                                         f"failed: {exc}", exc) from exc
         except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
             raise wrap_error(exc, ctx, "decoding JSON written with " + _describe(writer[0], schema_id)) from exc
 

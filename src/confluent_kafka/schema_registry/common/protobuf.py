@@ -57,7 +57,6 @@ from .serde import (
     SerdeBase,
     SerdeConfig,
     SerdeOp,
-    SerializationValueError,
     ValidationRule,
     ValidationRuleError,
     ValidationRuleExecutor,
@@ -477,8 +476,7 @@ class ProtobufSerializerSteps(ProtobufSteps):
         if message is None:
             return None
         if not isinstance(message, self._msg_class):
-            raise SerializationValueError(f"{_where(ctx)}message must be of type {self._msg_class} not "
-                                          f"{type(message)}")
+            raise ValueError(f"{_where(ctx)}message must be of type {self._msg_class} not {type(message)}")
         full_name = message.DESCRIPTOR.full_name
         subject = (yield from self._subject_op(ctx, full_name, self._registry is not None)) if ctx else None
         latest = (yield from self._reader_schema_op(subject, "serialized")) if subject is not None else None

@@ -9,6 +9,7 @@ domain and encoding rules run), and the steps of serializing and deserializing a
 
 from __future__ import annotations
 
+import copy
 import io
 import struct
 import threading
@@ -278,44 +279,33 @@ class SchemaId:
 
 
 # -- errors naming what failed -------------------------------------------------------------------
-# Each is a SerializationError and also the type upstream raises in the same case, so code that
-# catches either keeps working.
+# Where upstream lets a codec's error through (TypeError, ValueError, EOFError, struct.error,
+# json.JSONDecodeError, SchemaRegistryError), ours is of that very type, not a SerializationError,
+# so code that catches SerializationError around a serializer (quixstreams wraps it) treats our
+# errors as it treats upstream's; only the text says more: where, which schema and id.
 
 
-class SerializationTypeError(SerializationError, TypeError):
-    """A value of the wrong type for its schema."""
-
-
-class SerializationValueError(SerializationError, ValueError):
-    """A value its schema does not allow (e.g. a missing field)."""
-
-
-class SerializationEOFError(SerializationError, EOFError):
-    """A payload that ends before its record does."""
-
-
-class SerializationStructError(SerializationError, struct.error):
-    """A payload too short for its framing."""
-
-
-class SchemaNotFoundError(SerializationError, SchemaRegistryError):
-    """The schema a payload names is not in the registry.
+class SchemaNotFoundError(SchemaRegistryError):
+    """The schema a payload names is not in the registry: the registry's 404, with a text
+    saying which topic, field and schema id or guid.
 
     :param message: what failed.
-    :param cause: the registry's answer.
+    :param cause: the registry's answer, whose status, code and message this error keeps.
     """
 
     def __init__(self, message: str, cause: SchemaRegistryError) -> None:
-        SerializationError.__init__(self, message)
-        self.http_status_code = cause.http_status_code
-        self.error_code = cause.error_code
-        self.error_message = cause.error_message
+        super().__init__(cause.http_status_code, cause.error_code, cause.error_message)
+        self.message = message
 
     def __str__(self) -> str:
-        return str(self.args[0])
+        return self.message
 
     def __repr__(self) -> str:
-        return f"SchemaNotFoundError({self.args[0]!r})"
+        return f"SchemaNotFoundError({self.message!r})"
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.message, SchemaRegistryError(self.http_status_code, self.error_code,
+                                                                self.error_message)))
 
 
 def _where(ctx: Optional[SerializationContext]) -> str:
@@ -324,49 +314,55 @@ def _where(ctx: Optional[SerializationContext]) -> str:
     return f"topic {ctx.topic!r} {ctx.field}: "
 
 
+def retexted(exc: BaseException, text: str) -> BaseException:
+    """A copy of ``exc`` (same type, same attributes) whose text is ``text``; ``exc`` itself
+    when it cannot be copied or its text does not come from its arguments.
+
+    :param exc: the error to copy.
+    :param text: the text the copy says.
+    :returns: the copy, or ``exc``.
+    """
+    try:
+        twin = copy.copy(exc)
+        twin.args = (text,)
+        if str(twin) == text:
+            return twin
+    except Exception:  # noqa: BLE001 - an error that will not copy is raised as it is
+        pass
+    return exc
+
+
 def wrap_error(exc: BaseException, ctx: Optional[SerializationContext], doing: str) -> BaseException:
-    """``exc`` (raised by the codec) as an error that is also a SerializationError and says
-    where it happened; other errors are returned unchanged.
+    """``exc`` (raised by the codec) as an error of the same type that says where it happened.
 
     :param exc: the codec's error.
     :param ctx: the serialization context.
     :param doing: what was being done, e.g. ``"encoding with schema 'User' (id 1)"``.
-    :returns: the error to raise.
+    :returns: the error to raise: ``exc`` itself when it is already a SerializationError (which
+        says what failed) or not one of the codec's own errors.
     """
-    if isinstance(exc, SerializationError):
+    if isinstance(exc, SerializationError) or not isinstance(exc, (TypeError, ValueError, EOFError, struct.error)):
         return exc
-    text = f"{_where(ctx)}{doing} failed: {exc}"
-    if isinstance(exc, EOFError):
-        return SerializationEOFError(text)
-    if isinstance(exc, TypeError):
-        return SerializationTypeError(text)
-    if isinstance(exc, ValueError):
-        return SerializationValueError(text)
-    if isinstance(exc, struct.error):
-        return SerializationStructError(text)
-    return exc
+    return retexted(exc, f"{_where(ctx)}{doing} failed: {exc}")
 
 
 def framing_error(exc: BaseException, ctx: Optional[SerializationContext], data: bytes) -> BaseException:
-    """The error for a payload whose schema id framing cannot be read: a SerializationError
-    that is also what the framing code raised (EOFError, struct.error), saying what the
-    payload starts with and what was expected.
+    """The error for a payload whose schema id framing cannot be read: of the type the framing
+    code raised (SerializationError for an unknown magic byte, EOFError or struct.error for a
+    short payload, ValueError for a short guid), saying what the payload starts with and what was
+    expected.
 
     :param exc: the framing code's error.
     :param ctx: the serialization context.
     :param data: the payload.
     :returns: the error to raise.
     """
+    if not isinstance(exc, (SerializationError, TypeError, ValueError, EOFError, struct.error)):
+        return exc
     text = ("{}cannot read the schema id framing: {} (the payload starts with {!r}; a Confluent Schema Registry "
             "framing starts with 0x00 and a 4-byte id, or 0x01 and a 16-byte guid)".format(
-                _where(ctx), exc or type(exc).__name__, bytes(data[:5])))
-    if isinstance(exc, EOFError):
-        return SerializationEOFError(text)
-    if isinstance(exc, struct.error):
-        return SerializationStructError(text)
-    if isinstance(exc, (SerializationError, ValueError, TypeError)):
-        return SerializationError(text)
-    return exc
+                _where(ctx), str(exc) or type(exc).__name__, bytes(data[:5])))
+    return retexted(exc, text)
 
 
 def schema_not_found(exc: SchemaRegistryError, ctx: Optional[SerializationContext], schema_id: "SchemaId") -> BaseException:
@@ -389,8 +385,8 @@ def writer_schema_op(schema_id: "SchemaId", subject: Optional[str], fmt: Optiona
     """Fetch the schema a payload was written with, by id or guid.
 
     :returns: the :class:`Schema`.
-    :raises ~confluent_kafka.serialization.SerializationError: when the registry does not hold it (also a
-        SchemaRegistryError).
+    :raises SchemaNotFoundError: a SchemaRegistryError, when the registry does not hold it.
+    :raises ~confluent_kafka.serialization.SerializationError: when the payload names no id nor guid.
     """
     try:
         if schema_id.id is not None:
