@@ -53,7 +53,7 @@ def test_streaming_refuses_ending_offsets() -> None:
 def test_write_options() -> None:
     w = WriteOptions.parse({**BS, "topic": "t", "kafka.message.timeout.ms": "5000"})
     assert w.topic == "t" and w.flush_timeout == 35.0 and w.transactional_id_prefix is None
-    assert w.conf["delivery.report.only.error"] == "true"
+    assert w.conf["delivery.report.only.error"] is True
     t = WriteOptions.parse({**BS, "transactionalIdPrefix": "app"})
     assert t.transactional_id_prefix == "app" and t.conf["enable.idempotence"] == "true"
     with pytest.raises(ValueError, match="for reading"):

@@ -44,7 +44,7 @@ _READ_ONLY = ("subscribe", "subscribePattern", "assign", "startingOffsets", "sta
               "startingOffsetsByTimestamp", "startingOffsetsByTimestampStrategy") + _ENDING_OPTIONS
 
 # librdkafka keys set by the writer itself.
-_PRODUCER_FIXED = {"delivery.report.only.error": "true"}
+_PRODUCER_FIXED: Dict[str, Any] = {"delivery.report.only.error": True}
 
 
 def _lower(options: Mapping[str, Any]) -> Dict[str, str]:
