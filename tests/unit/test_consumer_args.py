@@ -62,7 +62,7 @@ BAD_CALLS = [
      r"message and offsets are mutually exclusive"),
     ("store_offsets-message-type", lambda c: c.store_offsets(message=1), TypeError, r"expected .*Message"),
     ("store_offsets-error-message", lambda c: c.store_offsets(message=_msg(error=KafkaError(KafkaError._FAIL))),
-     KafkaException, r"^Cannot store offsets for message with error: 'Local: Communication failure"),
+     KafkaException, r"Cannot store offsets for message with error: 'Local: Communication failure"),
     ("store_offsets-offsets-type", lambda c: c.store_offsets(offsets=(1,)), TypeError, r"expected cimpl\.TopicPartition"),
     ("committed-str", lambda c: c.committed("t"), TypeError, r"requires list of TopicPartition"),
     ("committed-missing", lambda c: c.committed(), TypeError, r"partitions|argument"),
