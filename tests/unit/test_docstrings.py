@@ -28,6 +28,8 @@ C_CLASSES = [
     cimpl.Message,
     cimpl.KafkaError,
     cimpl._AdminClientImpl,
+    cimpl.MockCluster,
+    cimpl.ArrowBatch,
 ]
 
 PY_CLASSES = [
@@ -57,6 +59,8 @@ MIN_METHODS = {
     cimpl.Message: 18,
     cimpl.KafkaError: 6,
     cimpl._AdminClientImpl: 3,
+    cimpl.MockCluster: 9,
+    cimpl.ArrowBatch: 1,
     AdminClient: 20,
     AIOProducer: 15,
     AIOConsumer: 25,

@@ -602,8 +602,9 @@ static PyMethodDef ArrowBatch_methods[] = {
     {"__arrow_c_schema__", (PyCFunction)ArrowBatch_arrow_c_schema, METH_NOARGS,
      "__arrow_c_schema__($self, /)\n--\n\nThe batch's schema as an Arrow PyCapsule."},
     {"to_pyarrow", (PyCFunction)ArrowBatch_to_pyarrow, METH_NOARGS,
-     "to_pyarrow($self, /)\n--\n\nReturns pyarrow.RecordBatch.\n\nThe batch as a pyarrow.RecordBatch, without "
-     "copying (needs pyarrow installed)."},
+     "to_pyarrow($self, /)\n--\n\nThe batch as a pyarrow.RecordBatch, without copying.\n\n"
+     ":returns: a pyarrow.RecordBatch sharing this batch's buffers.\n"
+     ":raises ImportError: when pyarrow is not installed."},
     {"__reduce__", (PyCFunction)ArrowBatch_reduce, METH_NOARGS, NULL},
     {NULL},
 };

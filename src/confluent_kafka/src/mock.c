@@ -271,20 +271,36 @@ static PyObject *MockCluster_set_coordinator(MockClusterObject *self, PyObject *
 
 static PyMethodDef MockCluster_methods[] = {
     {"create_topic", (PyCFunction)(void (*)(void))MockCluster_create_topic, METH_VARARGS | METH_KEYWORDS,
-     "create_topic($self, /, name, partitions=1, replication_factor=1)\n--\n\nCreate a topic on the mock brokers (topics a client asks for are also created on first use)."},
+     "create_topic($self, /, name, partitions=1, replication_factor=1)\n--\n\n"
+     "Create a topic on the mock brokers (topics a client asks for are also created on first use).\n\n"
+     ":param name: the topic.\n:param partitions: how many partitions.\n"
+     ":param replication_factor: how many replicas of each partition.\n"
+     ":raises ~confluent_kafka.KafkaException: when the mock cluster refuses (e.g. the topic exists).\n"
+     ":raises RuntimeError: when the cluster is closed."},
     {"broker_down", (PyCFunction)MockCluster_broker_down, METH_VARARGS,
-     "broker_down($self, broker_id, /)\n--\n\nDisconnect the broker's clients and refuse new connections."},
-    {"broker_up", (PyCFunction)MockCluster_broker_up, METH_VARARGS, "broker_up($self, broker_id, /)\n--\n\nAccept connections on a broker taken down by broker_down() again."},
-    {"set_rtt", (PyCFunction)MockCluster_set_rtt, METH_VARARGS, "set_rtt($self, broker_id, rtt_ms, /)\n--\n\nDelay every response of the broker by rtt_ms milliseconds (0 for none)."},
+     "broker_down($self, broker_id, /)\n--\n\nDisconnect the broker's clients and refuse new connections.\n\n"
+     ":param broker_id: the broker (1 to num_brokers).\n:raises ~confluent_kafka.KafkaException: for an unknown broker."},
+    {"broker_up", (PyCFunction)MockCluster_broker_up, METH_VARARGS, "broker_up($self, broker_id, /)\n--\n\nAccept connections on a broker taken down by broker_down() again.\n\n"
+     ":param broker_id: the broker (1 to num_brokers).\n:raises ~confluent_kafka.KafkaException: for an unknown broker."},
+    {"set_rtt", (PyCFunction)MockCluster_set_rtt, METH_VARARGS, "set_rtt($self, broker_id, rtt_ms, /)\n--\n\nDelay every response of the broker by rtt_ms milliseconds (0 for none).\n\n"
+     ":param broker_id: the broker (1 to num_brokers).\n:param rtt_ms: the delay in milliseconds.\n"
+     ":raises ~confluent_kafka.KafkaException: for an unknown broker."},
     {"push_request_errors", (PyCFunction)MockCluster_push_request_errors, METH_VARARGS,
-     "push_request_errors($self, api_key, errors, /)\n--\n\nThe next requests of this Kafka API key fail with these error codes, in order."},
+     "push_request_errors($self, api_key, errors, /)\n--\n\nThe next requests of this Kafka API key fail with these error codes, in order.\n\n"
+     ":param api_key: the Kafka protocol API key (e.g. 0 for Produce).\n"
+     ":param errors: a sequence of error codes (ints or KafkaError constants)."},
     {"clear_request_errors", (PyCFunction)MockCluster_clear_request_errors, METH_VARARGS,
-     "clear_request_errors($self, api_key, /)\n--\n\nDrop the errors still queued for this Kafka API key."},
+     "clear_request_errors($self, api_key, /)\n--\n\nDrop the errors still queued for this Kafka API key.\n\n"
+     ":param api_key: the Kafka protocol API key."},
     {"set_partition_leader", (PyCFunction)MockCluster_set_partition_leader, METH_VARARGS,
-     "set_partition_leader($self, topic, partition, broker_id, /)\n--\n\nMove the partition's leadership to the broker (-1: no leader)."},
+     "set_partition_leader($self, topic, partition, broker_id, /)\n--\n\nMove the partition's leadership to the broker (-1: no leader).\n\n"
+     ":param topic: the topic.\n:param partition: the partition.\n:param broker_id: the new leader, or -1.\n"
+     ":raises ~confluent_kafka.KafkaException: for an unknown topic, partition or broker."},
     {"set_coordinator", (PyCFunction)MockCluster_set_coordinator, METH_VARARGS,
-     "set_coordinator($self, key_type, key, broker_id, /)\n--\n\nkey_type is 'group' or 'transaction'."},
-    {"close", (PyCFunction)MockCluster_close, METH_NOARGS, "close($self, /)\n--\n\nStop the brokers. Idempotent."},
+     "set_coordinator($self, key_type, key, broker_id, /)\n--\n\nMake the broker the coordinator of a group or transactional id.\n\n"
+     ":param key_type: 'group' or 'transaction'.\n:param key: the group id or transactional id.\n"
+     ":param broker_id: the coordinator.\n:raises ~confluent_kafka.KafkaException: for an unknown broker."},
+    {"close", (PyCFunction)MockCluster_close, METH_NOARGS, "close($self, /)\n--\n\nStop the brokers. Idempotent; the clients still connected lose their brokers."},
     {"__enter__", (PyCFunction)MockCluster_enter, METH_NOARGS, NULL},
     {"__exit__", (PyCFunction)MockCluster_exit, METH_VARARGS, NULL},
     {NULL},
