@@ -45,12 +45,12 @@ def make(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Cal
     """``make(conf, recorder)``: a client whose HTTP goes to ``recorder``; calls are run to the
     end (awaited for the async client)."""
     sleeps: List[float] = []
-    monkeypatch.setattr(sync_module.time, "sleep", sleeps.append)
+    monkeypatch.setattr(sync_module, "_sleep", sleeps.append)
 
     async def fake_sleep(seconds: float) -> None:
         sleeps.append(seconds)
 
-    monkeypatch.setattr(async_module.asyncio, "sleep", fake_sleep)
+    monkeypatch.setattr(async_module, "_sleep", fake_sleep)
     real_client, real_async = httpx.Client, httpx.AsyncClient
     made: Dict[str, Any] = {}
 

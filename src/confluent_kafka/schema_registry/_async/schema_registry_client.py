@@ -25,6 +25,9 @@ __all__ = ["_urlencode", "_AsyncRestClient", "AsyncSchemaRegistryClient"]
 
 _urlencode = urlencode
 
+# How the shell waits between retries (a module name, so tests can replace it for this shell alone).
+_sleep = asyncio.sleep
+
 
 class _AsyncRestClient:
     """The async HTTP session of a client, made from its checked settings."""
@@ -92,7 +95,7 @@ class AsyncSchemaRegistryClient:
                 elif isinstance(effect, TokenCall):
                     value = await self._rest_client.send_token_request(effect)
                 elif isinstance(effect, (Sleep, TokenSleep)):
-                    await asyncio.sleep(effect.seconds)
+                    await _sleep(effect.seconds)
                 elif isinstance(effect, BearerFields):
                     value = effect.provider.get_bearer_fields()
                     if inspect.isawaitable(value):

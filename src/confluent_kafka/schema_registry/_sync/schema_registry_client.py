@@ -24,6 +24,9 @@ __all__ = ["_urlencode", "_RestClient", "SchemaRegistryClient"]
 
 _urlencode = urlencode
 
+# How the shell waits between retries (a module name, so tests can replace it for this shell alone).
+_sleep = time.sleep
+
 
 class _RestClient:
     """The HTTP session of a client, made from its checked settings."""
@@ -116,7 +119,7 @@ class SchemaRegistryClient:
                 elif isinstance(effect, TokenCall):
                     value = self._rest_client.send_token_request(effect)
                 elif isinstance(effect, (Sleep, TokenSleep)):
-                    time.sleep(effect.seconds)
+                    _sleep(effect.seconds)
                 elif isinstance(effect, BearerFields):
                     value = effect.provider.get_bearer_fields()
                     if inspect.isawaitable(value):
