@@ -1187,28 +1187,8 @@ static PyObject *Admin_cluster_id(AdminObject *self, PyObject *args, PyObject *k
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|f", kwlist, &timeout) || handle_open(self) < 0 ||
         usable(self) < 0)
         return NULL;
-    cfl_state *st = self->h.st;
     double ms = (timeout < 0 || isnan(timeout)) ? -1.0 : ceil((double)timeout * 1000.0);
-    double left = ms;
-    char *id = NULL;
-    /* Waits in slices so that Ctrl-C still interrupts a long (or unlimited) wait. */
-    for (;;) {
-        int slice = left < 0 || left > 200 ? 200 : (int)left;
-        CFL_BLOCKING(&self->h, id = rd_kafka_clusterid(self->h.rk, slice));
-        if (id != NULL)
-            break;
-        if (left >= 0 && (left -= slice) <= 0)
-            break;
-        if (PyErr_CheckSignals() < 0)
-            return NULL;
-    }
-    if (id == NULL)
-        return cfl_raise(st, RD_KAFKA_RESP_ERR__TIMED_OUT,
-                         "Failed to retrieve cluster id: Local: Timed out. The broker must support KIP-78 "
-                         "(>= 0.10.1) for the cluster id to be available.");
-    PyObject *r = PyUnicode_FromString(id);
-    rd_kafka_mem_free(self->h.rk, id);
-    return r;
+    return cfl_handle_wait_cluster_id(&self->h, ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
 /* len(): requests and messages waiting in librdkafka's queues (0 once closed). */

@@ -942,15 +942,18 @@ PyObject *cfl_handle_enter(Handle *h, PyObject *unused) {
     return Py_NewRef(h); /* even a closed client: with-statements around one are harmless */
 }
 
-PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs) {
-    static char *kwlist[] = {"timeout", NULL};
-    PyObject *t = NULL;
-    int timeout_ms;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0 ||
-        cfl_handle_check_common(h) < 0)
-        return NULL;
-    char *id;
-    CFL_BLOCKING(h, id = rd_kafka_clusterid(h->rk, timeout_ms));
+PyObject *cfl_handle_wait_cluster_id(Handle *h, int timeout_ms) {
+    int left = timeout_ms;
+    char *id = NULL;
+    /* Waits in slices so that Ctrl-C still interrupts a long (or unlimited) wait. */
+    for (;;) {
+        int slice = left < 0 || left > 200 ? 200 : left;
+        CFL_BLOCKING(h, id = rd_kafka_clusterid(h->rk, slice));
+        if (id != NULL || (left >= 0 && (left -= slice) <= 0))
+            break;
+        if (PyErr_CheckSignals() < 0)
+            return NULL;
+    }
     if (id == NULL)
         return cfl_raise_fmt(h->st, RD_KAFKA_RESP_ERR__TIMED_OUT,
                              "Failed to retrieve cluster id: %s. The broker must support KIP-78 (>= 0.10.1) "
@@ -959,6 +962,16 @@ PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs) {
     PyObject *s = PyUnicode_FromString(id);
     rd_kafka_mem_free(h->rk, id);
     return s;
+}
+
+PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"timeout", NULL};
+    PyObject *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kwlist, &t) || cfl_timeout_ms(t, &timeout_ms) < 0 ||
+        cfl_handle_check_common(h) < 0)
+        return NULL;
+    return cfl_handle_wait_cluster_id(h, timeout_ms);
 }
 
 PyObject *cfl_handle_reduce(Handle *h, PyObject *unused) {

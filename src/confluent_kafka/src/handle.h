@@ -177,6 +177,9 @@ void cfl_handle_dealloc(Handle *h);
 PyObject *cfl_handle_set_sasl_credentials(Handle *h, PyObject *args, PyObject *kwargs);
 PyObject *cfl_handle_enter(Handle *h, PyObject *unused);
 PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs);
+/* The cluster id, waiting up to timeout_ms (negative: no limit), interruptible by signals;
+ * KafkaException(_TIMED_OUT) when none arrives in time. */
+PyObject *cfl_handle_wait_cluster_id(Handle *h, int timeout_ms);
 PyObject *cfl_handle_reduce(Handle *h, PyObject *unused);
 PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metadata.c */
 
