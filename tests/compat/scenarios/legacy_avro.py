@@ -365,3 +365,149 @@ def crossed_new_api_frames(given: Any) -> Any:
     legacy = MessageSerializer(_seeded({1: USER}, {}))
     return {side: outcome(legacy.decode_message, _bytes(frame)) for side, frame in sorted(given.items())}
 
+
+
+# -- a scripted registry: what the client sends, and what it makes of each answer --------------
+
+class _Scripted:
+    """An HTTP server on a free loopback port answering from a script
+    ``{(method, path): (status, body bytes)}`` (404 ``{}`` otherwise) and recording each request:
+    method, path, the headers a registry reads, and the JSON body."""
+
+    def __init__(self, script: dict[tuple[str, str], tuple[int, bytes]]) -> None:
+        import http.server
+        import json
+        import threading
+
+        seen: list[Any] = []
+        self.seen = seen
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                seen.append({"method": self.command, "path": self.path,
+                             "accept": self.headers.get("Accept"), "content type": self.headers.get("Content-Type"),
+                             "authorization": self.headers.get("Authorization"),
+                             "body": json.loads(body) if body else None})
+                status, payload = script.get((self.command, self.path), (404, b"{}"))
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = do_PUT = do_DELETE = _answer
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _json(value: Any) -> tuple[int, bytes]:
+    import json
+
+    return 200, json.dumps(value).encode()
+
+
+def scenario_legacy_client_scripted_registry() -> Any:
+    from confluent_kafka.avro import CachedSchemaRegistryClient, loads
+
+    user, v2 = loads(USER), loads(USER_V2)
+    script = {
+        ("POST", "/subjects/ok-value/versions"): _json({"id": 11}),
+        ("POST", "/subjects/ok-value"): _json({"id": 11, "version": 4, "subject": "ok-value", "schema": USER}),
+        ("POST", "/subjects/auth-value/versions"): (401, b'{"error_code":40101,"message":"no"}'),
+        ("POST", "/subjects/forbidden-value/versions"): (403, b"forbidden, not json"),
+        ("POST", "/subjects/clash-value/versions"): (409, b'{"error_code":409,"message":"incompatible"}'),
+        ("POST", "/subjects/invalid-value/versions"): (422, b'{"error_code":42201,"message":"invalid"}'),
+        ("POST", "/subjects/broken-value/versions"): (500, b'{"error_code":50001,"message":"boom"}'),
+        ("POST", "/subjects/auth-value"): (403, b"{}"),
+        ("POST", "/subjects/broken-value"): (500, b"{}"),
+        ("GET", "/schemas/ids/5"): _json({"schema": USER_V2}),
+        ("GET", "/schemas/ids/6"): _json({"schema": '{"type":"nope"}'}),
+        ("GET", "/schemas/ids/7"): (500, b"{}"),
+        ("GET", "/subjects/ok-value/versions/latest"): _json({"id": 5, "version": 2, "schema": USER_V2}),
+        ("GET", "/subjects/ok-value/versions/1"): _json({"id": 12, "version": 1, "schema": USER}),
+        ("GET", "/subjects/ok-value/versions/x"): (422, b"{}"),
+        ("GET", "/subjects/broken-value/versions/1"): (500, b"{}"),
+        ("POST", "/compatibility/subjects/ok-value/versions/latest"): _json({"is_compatible": True}),
+        ("POST", "/compatibility/subjects/ok-value/versions/1"): _json({"is_compatible": False}),
+        ("POST", "/compatibility/subjects/invalid-value/versions/latest"): (422, b"{}"),
+        ("POST", "/compatibility/subjects/broken-value/versions/latest"): (500, b"{}"),
+        ("PUT", "/config"): _json({"compatibility": "FULL"}),
+        ("PUT", "/config/ok-value"): _json({"compatibility": "NONE"}),
+        ("PUT", "/config/broken-value"): (500, b"{}"),
+        ("GET", "/config"): _json({"compatibilityLevel": "BACKWARD"}),
+        ("GET", "/config/ok-value"): _json({"compatibilityLevel": "FULL_TRANSITIVE"}),
+        ("GET", "/config/empty-value"): _json({}),
+        ("GET", "/config/broken-value"): (500, b"{}"),
+        ("DELETE", "/subjects/ok-value"): _json([1, 2]),
+        ("DELETE", "/subjects/broken-value"): (500, b'{"message":"boom"}'),
+    }
+    server = _Scripted(script)
+    try:
+        client = CachedSchemaRegistryClient({"url": server.url, "basic.auth.credentials.source": "USER_INFO",
+                                             "basic.auth.user.info": "ann:secret"})
+        seen = {
+            "register": outcome(client.register, "ok-value", user),
+            "register again (cached)": outcome(client.register, "ok-value", loads(USER)),
+            "register 401": outcome(client.register, "auth-value", user),
+            "register 403 not json": outcome(client.register, "forbidden-value", user),
+            "register 409": outcome(client.register, "clash-value", user),
+            "register 422": outcome(client.register, "invalid-value", user),
+            "register 500": outcome(client.register, "broken-value", user),
+            "check registration": outcome(client.check_registration, "ok-value", v2),
+            "check registration 403": outcome(client.check_registration, "auth-value", user),
+            "check registration 404": outcome(client.check_registration, "none-value", user),
+            "check registration 500": outcome(client.check_registration, "broken-value", user),
+            "get version": outcome(client.get_version, "ok-value", loads(USER_V2)),
+            "get version 404": outcome(client.get_version, "none-value", user),
+            "get version 500": outcome(client.get_version, "broken-value", user),
+            "by id": outcome(lambda: str(client.get_by_id(5))),
+            "by id is cached": outcome(lambda: client.get_by_id(5) is client.get_by_id(5)),
+            "by id bad schema": outcome(client.get_by_id, 6),
+            "by id 500": outcome(client.get_by_id, 7),
+            "by id 404": outcome(client.get_by_id, 8),
+            "latest": outcome(lambda: [str(x) for x in client.get_latest_schema("ok-value")]),
+            "by version": outcome(lambda: [str(x) for x in client.get_by_version("ok-value", 1)]),
+            "by version 404": outcome(client.get_by_version, "none-value", 1),
+            "by version 422": outcome(client.get_by_version, "ok-value", "x"),
+            "by version 500": outcome(client.get_by_version, "broken-value", 1),
+            "compatible": outcome(client.test_compatibility, "ok-value", user),
+            "compatible with 1": outcome(client.test_compatibility, "ok-value", user, 1),
+            "compatible 404": outcome(client.test_compatibility, "none-value", user),
+            "compatible 422": outcome(client.test_compatibility, "invalid-value", user),
+            "compatible 500": outcome(client.test_compatibility, "broken-value", user),
+            "update global": outcome(client.update_compatibility, "FULL"),
+            "update subject": outcome(client.update_compatibility, "NONE", "ok-value"),
+            "update 500": outcome(client.update_compatibility, "FULL", "broken-value"),
+            "get global": outcome(client.get_compatibility),
+            "get unknown level": outcome(client.get_compatibility, "ok-value"),
+            "get no level": outcome(client.get_compatibility, "empty-value"),
+            "get 500": outcome(client.get_compatibility, "broken-value"),
+            "delete": outcome(client.delete_subject, "ok-value"),
+            "delete 500": outcome(client.delete_subject, "broken-value"),
+            "raw GET": outcome(client._send_request, server.url + "/schemas/ids/7"),
+            "raw not json": outcome(client._send_request, server.url + "/subjects/forbidden-value/versions", "POST",
+                                    {"schema": "x"}),
+            "caches": {"ids": sorted(client.subject_to_schema_ids["ok-value"].values()),
+                       "versions": sorted(client.subject_to_schema_versions["ok-value"].values()),
+                       "schemas": sorted(client.id_to_schema)},
+        }
+        in_url = CachedSchemaRegistryClient({"url": server.url.replace("http://", "http://u%3Ax:p%40y@") + "/"})
+        in_url.get_compatibility()
+        sasl = CachedSchemaRegistryClient({"url": server.url, "basic.auth.credentials.source": "SASL_INHERIT",
+                                           "sasl.username": "su", "sasl.password": "sp"})
+        sasl.get_compatibility()
+        seen["requests"] = server.seen
+        return seen
+    finally:
+        server.close()
