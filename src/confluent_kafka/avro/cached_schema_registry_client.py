@@ -44,11 +44,11 @@ _OLD_CONSTRUCTOR = (
 
 
 def _credentials_in(url: str) -> Tuple[str, str]:
+    """The user and password in ``url``; both empty unless it has both."""
     parsed = urlparse(url)
-    try:
-        return unquote(parsed.username or ""), unquote(parsed.password or "")
-    except (AttributeError, TypeError):
+    if parsed.username is None or parsed.password is None:
         return "", ""
+    return unquote(parsed.username), unquote(parsed.password)
 
 
 def _without_credentials(url: str) -> str:
@@ -175,10 +175,12 @@ class CachedSchemaRegistryClient:
             from confluent_kafka.schema_registry.common._httpx_compat import httpx
             from confluent_kafka.schema_registry.common._rest import _ssl_context
 
-            verify = _ssl_context(self._ca_location, self._cert[0], self._cert[1], self._key_password)
-            auth = None
-            if len(self._auth) == 2 and (self._auth[0] or self._auth[1]):
-                auth = (str(self._auth[0]), str(self._auth[1]))
+            # The key password only ever unlocks the client key.
+            password = self._key_password if self._cert[0] else None
+            verify = _ssl_context(self._ca_location, self._cert[0], self._cert[1], password)
+            # Basic auth on every request, empty credentials included (upstream sends
+            # ``Basic Og==`` then); user info that is not "user:password" sends none.
+            auth = (str(self._auth[0]), str(self._auth[1])) if len(self._auth) == 2 else None
             self._session = httpx.Client(verify=verify, auth=auth, timeout=None)
         return self._session
 

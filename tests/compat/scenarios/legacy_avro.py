@@ -507,6 +507,8 @@ def scenario_legacy_client_scripted_registry() -> Any:
         sasl = CachedSchemaRegistryClient({"url": server.url, "basic.auth.credentials.source": "SASL_INHERIT",
                                            "sasl.username": "su", "sasl.password": "sp"})
         sasl.get_compatibility()
+        CachedSchemaRegistryClient({"url": server.url}).get_compatibility()
+        CachedSchemaRegistryClient({"url": server.url.replace("http://", "http://only-user@")}).get_compatibility()
         seen["requests"] = server.seen
         return seen
     finally:
