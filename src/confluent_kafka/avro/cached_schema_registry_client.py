@@ -24,11 +24,13 @@ from urllib.parse import unquote, urlparse, urlunparse
 from confluent_kafka.avro.error import ClientError
 from confluent_kafka.avro.load import loads
 
-__all__ = ["CachedSchemaRegistryClient", "ClientError", "loads", "VALID_LEVELS", "VALID_METHODS",
-           "VALID_AUTH_PROVIDERS", "ACCEPT_HDR", "log"]
+__all__ = ["CachedSchemaRegistryClient", "VALID_LEVELS", "VALID_METHODS", "VALID_AUTH_PROVIDERS", "ACCEPT_HDR"]
 
+#: The compatibility levels :meth:`CachedSchemaRegistryClient.update_compatibility` accepts.
 VALID_LEVELS = ["NONE", "FULL", "FORWARD", "BACKWARD"]
+#: The HTTP methods :meth:`CachedSchemaRegistryClient._send_request` sends.
 VALID_METHODS = ["GET", "POST", "PUT", "DELETE"]
+#: The values of ``basic.auth.credentials.source``.
 VALID_AUTH_PROVIDERS = ["URL", "USER_INFO", "SASL_INHERIT"]
 
 #: The Accept header of every request.

@@ -25,8 +25,7 @@ import avro.io
 from confluent_kafka.avro.error import ClientError
 from confluent_kafka.avro.serializer import KeySerializerError, SerializerError, ValueSerializerError
 
-__all__ = ["MessageSerializer", "ContextStringIO", "MAGIC_BYTE", "HAS_FAST", "log", "ClientError",
-           "SerializerError", "KeySerializerError", "ValueSerializerError"]
+__all__ = ["MessageSerializer", "ContextStringIO", "MAGIC_BYTE"]
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +90,8 @@ class MessageSerializer:
         :param record: the record (a dict for a record schema).
         :param is_key: whether it is the message key.
         :returns: the framed bytes.
-        :raises KeySerializerError: (keys) / :raises ValueSerializerError: (values) when no id is
-            returned.
+        :raises KeySerializerError: for a key when the registry returns no id.
+        :raises ValueSerializerError: for a value when the registry returns no id.
         :raises ClientError: when the registry refuses the schema.
         """
         error = KeySerializerError if is_key else ValueSerializerError
@@ -114,8 +113,8 @@ class MessageSerializer:
         :param record: the record.
         :param is_key: whether it is the message key.
         :returns: the framed bytes.
-        :raises KeySerializerError: (keys) / :raises ValueSerializerError: (values) when the
-            schema does not exist or cannot be fetched.
+        :raises KeySerializerError: for a key whose schema does not exist or cannot be fetched.
+        :raises ValueSerializerError: for a value whose schema does not exist or cannot be fetched.
         """
         error = KeySerializerError if is_key else ValueSerializerError
         if schema_id not in self.id_to_writers:
