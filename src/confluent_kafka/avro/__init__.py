@@ -88,7 +88,7 @@ class AvroProducer(Producer):
         :raises ValueSerializerError: for a value without a schema.
         :raises KeySerializerError: for a key without a schema.
         :raises BufferError: when the producer queue is full.
-        :raises KafkaException: for other produce failures.
+        :raises confluent_kafka.KafkaException: for other produce failures.
         """
         key_schema = kwargs.pop("key_schema", self._key_schema)
         value_schema = kwargs.pop("value_schema", self._value_schema)

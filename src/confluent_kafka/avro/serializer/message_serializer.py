@@ -25,7 +25,7 @@ import avro.io
 from confluent_kafka.avro.error import ClientError
 from confluent_kafka.avro.serializer import KeySerializerError, SerializerError, ValueSerializerError
 
-__all__ = ["MessageSerializer", "ContextStringIO", "MAGIC_BYTE"]
+__all__ = ["MessageSerializer", "MAGIC_BYTE"]
 
 log = logging.getLogger(__name__)
 
