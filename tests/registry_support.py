@@ -81,12 +81,15 @@ def build_for(python: str) -> None:
     """Build the extension in place (src/confluent_kafka/cimpl.<abi>.so) for ``python``, unless
     it is up to date. Karapace's virtualenv has no setuptools: the build borrows this
     interpreter's (pure Python) through a directory holding only it and its helpers."""
-    import setuptools
+    try:
+        import setuptools
 
-    site = os.path.dirname(os.path.dirname(setuptools.__file__))
+        site: Optional[str] = os.path.dirname(os.path.dirname(setuptools.__file__))
+    except ImportError:  # then the target interpreter must have its own
+        site = None
     with tempfile.TemporaryDirectory() as borrowed:
         for name in ("setuptools", "_distutils_hack", "pkg_resources"):
-            if os.path.isdir(os.path.join(site, name)):
+            if site is not None and os.path.isdir(os.path.join(site, name)):
                 os.symlink(os.path.join(site, name), os.path.join(borrowed, name))
         env = dict(os.environ, PYTHONPATH=borrowed)
         env.setdefault("PKG_CONFIG_PATH", "/usr/local/lib/pkgconfig")

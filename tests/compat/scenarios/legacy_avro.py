@@ -513,3 +513,29 @@ def scenario_legacy_client_scripted_registry() -> Any:
         return seen
     finally:
         server.close()
+
+
+def scenario_legacy_odd_inputs() -> Any:
+    from confluent_kafka.avro import CachedSchemaRegistryClient, MessageSerializer, loads
+
+    ser = MessageSerializer(_seeded({1: USER}, {"t-value": 1}))
+    frame = ser.encode_record_with_schema("t", loads(USER), {"name": "a", "age": 1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {
+            "loads None": {"raises": outcome(loads, None).get("raises")},
+            "loads int": {"raises": outcome(loads, 5).get("raises")},
+            "loads empty": outcome(loads, ""),
+            "client None": outcome(CachedSchemaRegistryClient, None),
+            "client list": {"raises": outcome(CachedSchemaRegistryClient, []).get("raises")},
+            "client bytes url": outcome(CachedSchemaRegistryClient, {"url": b"http://h"}),
+            "decode str": {"raises": outcome(ser.decode_message, "\x00\x00\x00\x00\x01\x02a\x02").get("raises")},
+            "decode bytearray": outcome(ser.decode_message, bytearray(frame)),
+            "decode memoryview": outcome(ser.decode_message, memoryview(frame)),
+            "decode long tail": outcome(ser.decode_message, frame + b"\x00\x00"),
+            "encode None record": {"raises": outcome(ser.encode_record_with_schema_id, 1, None).get("raises")},
+            "encode extra field": outcome(ser.encode_record_with_schema_id, 1, {"name": "a", "age": 1, "x": 2}),
+            "encode as key id": outcome(ser.encode_record_with_schema_id, 1, {"name": "a", "age": 1}, True),
+            "unseeded key subject": _exc_kind(lambda: ser.encode_record_with_schema(
+                "t", loads(USER), {"name": "a", "age": 1}, True)),
+        }
