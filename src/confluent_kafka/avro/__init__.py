@@ -135,7 +135,7 @@ class AvroConsumer(Consumer):
         super().__init__(consumer_conf, **kwargs)
         self._serializer = MessageSerializer(registry, reader_key_schema, reader_value_schema)
 
-    def poll(self, timeout: Optional[float] = None) -> Any:  # type: ignore[override]
+    def poll(self, timeout: Optional[float] = None) -> Any:
         """Poll for one message and decode its value and key (messages carrying an error are
         returned as they are). :meth:`consume` does not decode.
 

@@ -260,7 +260,7 @@ class CachedSchemaRegistryClient:
             raise ClientError("Invalid Avro schema:" + str(code) + " message:" + str(result))
         if not 200 <= code <= 299:
             raise ClientError("Unable to register schema. Error code:" + str(code) + " message:" + str(result))
-        schema_id = result["id"]
+        schema_id: int = result["id"]
         self._cache_schema(avro_schema, schema_id, subject)
         return schema_id
 
@@ -283,7 +283,7 @@ class CachedSchemaRegistryClient:
             raise ClientError("Schema or subject not found:" + str(code))
         if not 200 <= code <= 299:
             raise ClientError("Unable to check schema registration. Error code:" + str(code))
-        schema_id = result["id"]
+        schema_id: int = result["id"]
         self._cache_schema(avro_schema, schema_id, subject)
         return schema_id
 
@@ -376,8 +376,9 @@ class CachedSchemaRegistryClient:
         if not 200 <= code <= 299:
             log.error("Unable to get version of a schema:" + str(code))
             return None
-        self._cache_schema(avro_schema, result["id"], subject, result["version"])
-        return result["version"]
+        version: int = result["version"]
+        self._cache_schema(avro_schema, result["id"], subject, version)
+        return version
 
     def test_compatibility(self, subject: str, avro_schema: Any, version: Any = "latest") -> Any:
         """Whether a schema is compatible with a version of a subject
@@ -437,7 +438,7 @@ class CachedSchemaRegistryClient:
         result, code = self._send_request(url)
         if not 200 <= code <= 299:
             raise ClientError("Unable to fetch compatibility level. Error code: %d" % code)
-        compatibility = result.get("compatibilityLevel", None)
+        compatibility: str = result.get("compatibilityLevel", None)
         if compatibility not in VALID_LEVELS:
             suffix = "No compatibility was returned" if compatibility is None else str(compatibility)
             raise ClientError("Invalid compatibility level received: %s" % suffix)

@@ -17,7 +17,7 @@ import json
 import logging
 import struct
 import traceback
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Literal, Optional
 
 import avro
 import avro.io
@@ -48,7 +48,7 @@ class ContextStringIO(io.BytesIO):
     def __enter__(self) -> "ContextStringIO":
         return self
 
-    def __exit__(self, *args: Any) -> bool:
+    def __exit__(self, *args: Any) -> Literal[False]:  # type: ignore[override]
         self.close()
         return False
 
