@@ -226,30 +226,46 @@ class KafkaConsumer:
 
     # ---- fetching --------------------------------------------------------------------------
 
-    def _records(self, msgs: List[Any]) -> List[ConsumerRecord]:
+    def _records(self, msgs: List[Any], groups: Optional[Dict[Any, List[ConsumerRecord]]] = None
+                 ) -> List[ConsumerRecord]:
+        """ConsumerRecords of ``msgs``; with ``groups``, they go into ``groups[(topic, partition)]``
+        instead of the returned list (records arrive in runs per partition, so the bucket only
+        changes when the partition does)."""
         out: List[ConsumerRecord] = []
-        append = out.append
         kd, vd = self._key_des, self._value_des
         paused = self._paused
+        cur_topic: Any = None
+        cur_partition: Any = None
+        skip = False
+        bucket = out
+        append = out.append
         for m in msgs:
-            if m.error() is not None:
-                err = m.error()
+            err = m.error()
+            if err is not None:
                 if err.code() in _SOFT_ERRORS:
                     continue
                 if err.fatal() or err.code() == _ck.KafkaError._AUTO_OFFSET_RESET:
                     raise translate_error(err)
                 log.warning("consumer error: %s", err)
                 continue
-            topic, partition = m.topic(), m.partition()
-            if paused and (topic, partition) in paused:
+            topic = m.topic()
+            partition = m.partition()
+            if partition != cur_partition or topic != cur_topic:
+                cur_topic, cur_partition = topic, partition
+                skip = bool(paused) and (topic, partition) in paused
+                if groups is not None:
+                    bucket = groups.setdefault((topic, partition), [])
+                    append = bucket.append
+            if skip:
                 continue
-            key, value, headers = m.key(), m.value(), m.headers()
+            key = m.key()
+            value = m.value()
+            headers = m.headers()
             tstype, ts = m.timestamp()
-            hsize = -1
             if headers:
                 hsize = sum(len(k.encode()) + (len(v) if v is not None else 0) for k, v in headers)
             else:
-                headers = []
+                headers, hsize = [], -1
             ksize = -1 if key is None else len(key)
             vsize = -1 if value is None else len(value)
             if kd is not None:
@@ -258,18 +274,34 @@ class KafkaConsumer:
                 value = vd(topic, headers, value)
             epoch = m.leader_epoch()
             append(_new_record(ConsumerRecord, (
-                topic, partition, -1 if epoch is None else epoch, m.offset(), ts, tstype - 1 if tstype > 0 else -1,
-                key, value, headers, None, ksize, vsize, hsize)))
+                topic, partition, -1 if epoch is None else epoch, m.offset(), ts,
+                tstype - 1 if tstype > 0 else -1, key, value, headers, None, ksize, vsize, hsize)))
         return out
 
-    def _fetch(self, max_records: int, timeout: float) -> List[ConsumerRecord]:
-        msgs = call(self._consumer.consume, max_records, timeout)
-        return self._records(msgs) if msgs else []
+    def _fetch(self, max_records: int, timeout: float,
+               groups: Optional[Dict[Any, List[ConsumerRecord]]] = None) -> List[ConsumerRecord]:
+        # librdkafka's consume(n, t) waits for all n or t; kafka-python's poll returns as soon
+        # as anything arrived: take what is there, else wait for one and top up without waiting.
+        consume = self._consumer.consume
+        try:
+            msgs = consume(max_records, 0)
+            if not msgs and timeout > 0:
+                msgs = consume(1, timeout)
+                if msgs and max_records > 1:
+                    msgs += consume(max_records - 1, 0)
+        except _ck.KafkaException as exc:
+            raise translate_error(exc) from exc
+        return self._records(msgs, groups) if msgs else []
 
     def _mark(self, records: List[ConsumerRecord]) -> None:
+        """Note the records as handed out: their partitions' next offsets get stored."""
         handed = self._handed
-        for r in records:
-            handed[(r.topic, r.partition)] = r.offset + 1  # type: ignore[index]
+        seen = set()
+        for r in reversed(records):
+            key = (r[0], r[1])
+            if key not in seen:
+                seen.add(key)
+                handed[key] = r[3] + 1  # type: ignore[index]
         self._consumed += len(records)
 
     def _store_handed(self) -> None:
@@ -308,22 +340,20 @@ class KafkaConsumer:
             raise ValueError("Timeout must not be negative")
         if self._handed or self._index:
             self._store_handed()
+        groups: Dict[Any, List[ConsumerRecord]] = {}
         if self._buffer:
-            records = self._buffer[:max_records]
+            for r in self._buffer[:max_records]:
+                groups.setdefault((r[0], r[1]), []).append(r)
             self._buffer = self._buffer[max_records:]
         else:
-            records = self._fetch(max_records, timeout_ms / 1000.0)
-        if not records:
-            return {}
-        self._mark(records)
+            self._fetch(max_records, timeout_ms / 1000.0, groups)
         out: Dict[TopicPartition, List[ConsumerRecord]] = {}
-        for r in records:
-            tp = TopicPartition(r.topic, r.partition)
-            bucket = out.get(tp)
-            if bucket is None:
-                out[tp] = [r]
-            else:
-                bucket.append(r)
+        handed = self._handed
+        for key, records in groups.items():
+            if records:
+                out[_new_record(TopicPartition, key)] = records
+                handed[key] = records[-1][3] + 1
+                self._consumed += len(records)
         return out
 
     def __iter__(self) -> Iterator[ConsumerRecord]:
