@@ -16,7 +16,8 @@ from confluent_kafka.compat.kafka.producer import KafkaProducer
 from confluent_kafka.compat.kafka.producer.future import FutureRecordMetadata, RecordMetadata
 from confluent_kafka.compat.kafka.serializer import DefaultSerializer, Deserializer, JsonSerializer, Serializer
 from confluent_kafka.compat.kafka.structs import (
-    ConsumerGroupMetadata, OffsetAndMetadata, OffsetAndTimestamp, TopicPartition, TopicPartitionReplica)
+    ConsumerGroupMetadata, IsolationLevel, OffsetAndMetadata, OffsetAndTimestamp, OffsetSpec, TopicPartition,
+    TopicPartitionReplica)
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
@@ -25,5 +26,5 @@ __all__ = [
     "AsyncConsumerRebalanceListener", "ConsumerRebalanceListener",
     "DefaultSerializer", "JsonSerializer", "Serializer", "Deserializer",
     "ConsumerGroupMetadata", "OffsetAndMetadata", "TopicPartition", "TopicPartitionReplica",
-    "ConsumerRecord", "RecordMetadata", "FutureRecordMetadata", "OffsetAndTimestamp", "errors",
+    "IsolationLevel", "OffsetSpec",
 ]

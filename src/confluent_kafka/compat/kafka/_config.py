@@ -297,7 +297,9 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
     defaults = DEFAULTS[client]
     unknown = set(configs).difference(defaults)
     if unknown:
-        raise KafkaConfigurationError(f"Unrecognized configs: {sorted(unknown)}")
+        if client == PRODUCER:  # kafka-python's producer reports them as ValueError
+            raise ValueError(f"Unrecognized configs: { {k: configs[k] for k in sorted(unknown)} }")
+        raise KafkaConfigurationError(f"Unrecognized configs: {set(sorted(unknown))}")
     config = dict(defaults)
     config.update(configs)
     conf: Dict[str, Any] = {}

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from collections import namedtuple
+from enum import IntEnum
 
-__all__ = ["TopicPartition", "TopicPartitionReplica", "OffsetAndMetadata", "OffsetAndTimestamp",
+__all__ = ["IsolationLevel", "OffsetSpec", "TopicPartition", "TopicPartitionReplica", "OffsetAndMetadata", "OffsetAndTimestamp",
            "MemberState", "ConsumerGroupMetadata"]
 
 TopicPartition = namedtuple("TopicPartition", ["topic", "partition"])
@@ -32,3 +33,20 @@ ConsumerGroupMetadata = namedtuple(
     "ConsumerGroupMetadata", ["group_id", "generation_id", "member_id", "group_instance_id", "state"],
     defaults=[None, -1, "", None, MemberState.UNJOINED])
 ConsumerGroupMetadata.__doc__ = "A consumer's group membership: group, generation, member id, instance id, state."
+
+
+class IsolationLevel(IntEnum):
+    """Which records a consumer sees: all, or only those of committed transactions."""
+
+    READ_UNCOMMITTED = 0
+    READ_COMMITTED = 1
+
+
+class OffsetSpec(IntEnum):
+    """Symbolic offsets for offset look-ups (a value >= 0 is a timestamp instead)."""
+
+    LATEST = -1
+    EARLIEST = -2
+    MAX_TIMESTAMP = -3
+    EARLIEST_LOCAL = -4
+    LATEST_TIERED = -5

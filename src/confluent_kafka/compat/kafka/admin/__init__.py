@@ -131,14 +131,19 @@ class KafkaAdminClient:
         return out
 
     def create_topics(self, new_topics: List[NewTopic], timeout_ms: Optional[float] = None,
-                      validate_only: bool = False, raise_errors: bool = True, **_kw: Any) -> Dict[str, Any]:
+                      validate_only: bool = False, raise_errors: bool = True,
+                      wait_for_metadata: bool = False) -> Dict[str, Any]:
         """Create topics.
 
+        :param wait_for_metadata: also wait until the new topics show in cluster metadata.
         :returns: ``{'topics': [{'name', 'error_code', 'error_message', 'num_partitions',
             'replication_factor'}]}``.
+        :raises ValueError: for validate_only together with wait_for_metadata.
         :raises BrokerResponseError: (with ``raise_errors``) for the first topic that failed,
             e.g. TopicAlreadyExistsError.
         """
+        if validate_only and wait_for_metadata:
+            raise ValueError("validate_only and wait_for_metadata cannot be combined")
         timeout = self._timeout(timeout_ms)
         specs = []
         for t in new_topics:
@@ -163,7 +168,20 @@ class KafkaAdminClient:
                             "num_partitions": t.num_partitions, "replication_factor": t.replication_factor})
         if raise_errors and first is not None:
             raise translate_error(first)
+        if wait_for_metadata:
+            self._wait_for_topics([r["name"] for r in results if r["error_code"] == 0], timeout)
         return {"topics": results}
+
+    def _wait_for_topics(self, names: List[str], timeout: float) -> None:
+        import time
+        deadline = time.monotonic() + timeout
+        while names:
+            md = call(self._admin.list_topics, timeout=max(0.1, deadline - time.monotonic()))
+            names = [n for n in names if n not in md.topics or not md.topics[n].partitions]
+            if names and time.monotonic() >= deadline:
+                raise Errors.KafkaTimeoutError(f"topics {names} not in metadata after {timeout}s")
+            if names:
+                time.sleep(0.1)
 
     def delete_topics(self, topics: List[str], timeout_ms: Optional[float] = None,
                       raise_errors: bool = True) -> Dict[str, Any]:

@@ -121,10 +121,10 @@ class KafkaConsumer:
         if topics and pattern:
             raise Errors.IllegalStateError("Subscription to topics, partitions and pattern are mutually exclusive")
         if not topics and not pattern:
-            raise Errors.IllegalStateError("You must choose topic or pattern")
+            raise ValueError("subscribe() needs topics or a pattern")
         if listener is not None and not isinstance(
                 listener, (ConsumerRebalanceListener, AsyncConsumerRebalanceListener)):
-            raise TypeError("listener must be a ConsumerRebalanceListener")
+            raise TypeError("listener must be a ConsumerRebalanceListener or AsyncConsumerRebalanceListener")
         if self._group_id is None:
             raise Errors.IllegalStateError("subscribe() needs a group_id; use assign() without one")
         for t in topics:
@@ -548,9 +548,11 @@ class KafkaConsumer:
     def _targets(self, partitions: Any) -> List[TopicPartition]:
         tps = [_tp(p) for p in partitions] or sorted(self.assignment())
         if not tps:
-            raise Errors.IllegalStateError("No partitions are currently assigned")
+            raise ValueError("No partitions are currently assigned")
+        assigned = self.assignment()
         for tp in tps:
-            self._check_assigned(tp)
+            if tp not in assigned:
+                raise ValueError(f"partition {tp} is not assigned")
         return tps
 
     def _seek(self, tp: TopicPartition, offset: int) -> None:
@@ -585,7 +587,8 @@ class KafkaConsumer:
         tp = _tp(partition)
         if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
             raise ValueError("offset must be an int >= 0")
-        self._check_assigned(tp)
+        if tp not in self.assignment():
+            raise ValueError(f"partition {tp} is not assigned")
         self._seek(tp, offset)
 
     def seek_to_beginning(self, *partitions: TopicPartition) -> None:
