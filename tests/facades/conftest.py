@@ -2,7 +2,7 @@
 
 * ``facade_topic(partitions=1)``: creates a fresh topic on the session's tansu broker.
 * ``produce_native(topic, values, partition=0, key=None, headers=None)``: writes records with the
-  native producer, one flush at the end.
+  native producer, one batch per record.
 * ``peer_python``: the interpreter of ``.bench-venv`` holding the real kafka-python/aiokafka (for
   differential checks); tests needing it skip when it is missing.
 """
@@ -40,9 +40,11 @@ def produce_native(kafka_bootstrap: str) -> Callable[..., None]:
 
     def produce(topic: str, values: Iterable[bytes], partition: int = 0, key: Optional[bytes] = None,
                 headers: Optional[List[Any]] = None, timestamp: int = 0) -> None:
+        # One flush per record: one record per batch, since tansu reports the end offset of a
+        # partition as the end of its last batch's first record.
         for v in values:
             producer.produce(topic, v, key, partition=partition, headers=headers, timestamp=timestamp)
-        assert producer.flush(30) == 0
+            assert producer.flush(30) == 0
 
     return produce
 
