@@ -254,7 +254,7 @@ class KafkaAdminClient:
         if wanted not in ("modified", "all", "default", "dynamic", "static"):
             raise ValueError(f"unknown config_filter {config_filter!r}")
         futures = call(self._admin.describe_configs, self._resources(config_resources),
-                       request_timeout=timeout, include_synonyms=include_synonyms)
+                       request_timeout=timeout)
         out: Dict[str, Dict[str, Dict[str, Any]]] = {}
         for res, fut in futures.items():
             try:
