@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from confluent_kafka.compat.kafka.errors import KafkaConfigurationError
 
-__all__ = ["Option", "OPTIONS", "DEFAULTS", "option", "translate", "CONSUMER", "PRODUCER", "ADMIN"]
+__all__ = ["Option", "OPTIONS", "DEFAULTS", "option", "translate", "markdown_table", "CONSUMER", "PRODUCER", "ADMIN"]
 
 CONSUMER, PRODUCER, ADMIN = "consumer", "producer", "admin"
 
@@ -310,5 +310,35 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
                 raise KafkaConfigurationError(
                     f"{name}={value!r} is not supported by the kafka-python facade: {row.target}")
         elif row.kind == "librdkafka" and value is not None:
-            conf[row.target] = row.convert(value) if row.convert else value
+            try:
+                conf[row.target] = row.convert(value) if row.convert else value
+            except KafkaConfigurationError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise KafkaConfigurationError(f"{name}={value!r}: {exc}") from exc
     return conf, config
+
+
+def markdown_table() -> str:
+    """The option table as Markdown, one row per option (clients merged where the row is the same).
+
+    :returns: the table text that docs/kafka_python.md holds between its ``option-table`` markers.
+    """
+    merged: Dict[Tuple[str, str, str], List[str]] = {}
+    order: List[Tuple[str, str, str]] = []
+    for o in _TABLE:
+        key = (o.name, o.kind, o.target)
+        if key not in merged:
+            merged[key] = []
+            order.append(key)
+        merged[key].append(o.client)
+    lines = ["| option | clients | default | kind | librdkafka property, or how it is handled |",
+             "|---|---|---|---|---|"]
+    for name, kind, target in order:
+        row = OPTIONS[(merged[(name, kind, target)][0], name)]
+        default = "inf" if isinstance(row.default, float) and math.isinf(row.default) else repr(row.default)
+        if callable(row.default) and not isinstance(row.default, _Named):
+            default = "(returns True)"
+        shown = f"`{target}`" if kind == "librdkafka" else target
+        lines.append(f"| `{name}` | {', '.join(merged[(name, kind, target)])} | `{default}` | {kind} | {shown} |")
+    return "\n".join(lines) + "\n"

@@ -249,6 +249,8 @@ class KafkaAdminClient:
         :returns: ``{resource_type: {name: {config_name: {'value', 'read_only', 'is_default',
             'is_sensitive', 'source'}}}}`` (resource_type in lower case, like ``'topic'``).
         """
+        if include_synonyms:
+            raise Errors.IllegalArgumentError("include_synonyms=True is not supported by the kafka-python facade")
         timeout = self._timeout(None)
         wanted = str(config_filter).lower()
         if wanted not in ("modified", "all", "default", "dynamic", "static"):
