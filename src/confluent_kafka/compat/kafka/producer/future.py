@@ -1,9 +1,11 @@
 """``kafka.producer.future``: the future ``send()`` returns and the :data:`RecordMetadata` it yields."""
 from __future__ import annotations
 
+import threading
 import time
 from collections import namedtuple
-from typing import Any, Callable, Optional
+import functools
+from typing import Any, Callable, Optional, Tuple
 
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka.future import Future
@@ -18,18 +20,84 @@ RecordMetadata.__doc__ = ("Where an acknowledged record was written: topic, part
                           "(ms) and the serialized sizes (-1 when absent); ``checksum`` is None.")
 
 _new = tuple.__new__
+# One lock for every record future: it guards a few attribute writes, so sharing it costs less
+# than a lock per record.
+_LOCK = threading.Lock()
 
 
 class FutureRecordMetadata(Future):
-    """The pending result of one ``send()``: :meth:`get` waits for its :data:`RecordMetadata`."""
+    """The pending result of one ``send()``: :meth:`get` waits for its :data:`RecordMetadata`.
 
-    __slots__ = ("_wait", "args")
+    The delivery report only keeps librdkafka's message; the RecordMetadata is built when someone
+    asks (``value``, ``get()``, a callback), so records nobody looks at cost little.
+    """
 
-    def __init__(self, wait: Callable[[float], Any], timestamp_ms: Optional[int], key_size: int,
-                 value_size: int, header_size: int) -> None:
-        super().__init__()
+    # No __slots__: the class attributes below are the defaults, so building one (once per
+    # record) sets two attributes instead of Future's nine.
+    is_done = False
+    exception = None
+    _msg = None
+    _value = None
+    _callbacks = None
+    _errbacks = None
+    _lock = _LOCK
+
+    def __init__(self, wait: Callable[[float], Any], args: Tuple[Any, ...]) -> None:
         self._wait = wait
-        self.args = (timestamp_ms, key_size, value_size, header_size)
+        self.args = args  # (timestamp_ms, key size, value size, header size)
+
+    def add_callback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``f(*args, metadata, **kwargs)`` once delivered (now, if already delivered).
+
+        :returns: self.
+        """
+        if args or kwargs:
+            f = functools.partial(f, *args, **kwargs)
+        with self._lock:
+            if not self.is_done:
+                if self._callbacks is None:
+                    self._callbacks = []
+                self._callbacks.append(f)
+                return self
+        if self.exception is None:
+            self._run([f], self.value, "callback")
+        return self
+
+    def add_errback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``f(*args, exception, **kwargs)`` if the record fails (now, if it already failed).
+
+        :returns: self.
+        """
+        if args or kwargs:
+            f = functools.partial(f, *args, **kwargs)
+        with self._lock:
+            if not self.is_done:
+                if self._errbacks is None:
+                    self._errbacks = []
+                self._errbacks.append(f)
+                return self
+        if self.exception is not None:
+            self._run([f], self.exception, "errback")
+        return self
+
+    @property  # type: ignore[override]
+    def value(self) -> Any:
+        """The RecordMetadata once delivered (None before, or after a failure)."""
+        if self._value is None and self._msg is not None:
+            msg = self._msg
+            timestamp_ms, ksize, vsize, hsize = self.args
+            topic, partition = msg.topic(), msg.partition()
+            ts = msg.timestamp()[1]
+            self._value = _new(RecordMetadata, (
+                topic, partition, _new(TopicPartition, (topic, partition)), msg.offset(),
+                ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
+                None, ksize, vsize, hsize))
+            self._msg = None
+        return self._value
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        self._value = value
 
     def _delivered(self, err: Any, msg: Any) -> None:
         """librdkafka's delivery report for this record."""
@@ -37,13 +105,12 @@ class FutureRecordMetadata(Future):
             from confluent_kafka.compat.kafka._util import translate_error
             self.failure(translate_error(err))
             return
-        timestamp_ms, ksize, vsize, hsize = self.args
-        topic, partition = msg.topic(), msg.partition()
-        ts = msg.timestamp()[1]
-        self.success(_new(RecordMetadata, (
-            topic, partition, _new(TopicPartition, (topic, partition)), msg.offset(),
-            ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
-            None, ksize, vsize, hsize)))
+        with self._lock:
+            self._msg = msg
+            self.is_done = True
+            callbacks, self._callbacks, self._errbacks = self._callbacks, None, None
+        if callbacks:
+            self._run(callbacks, self.value, "callback")
 
     def get(self, timeout: Optional[float] = None) -> Any:
         """Wait for the broker's acknowledgement.

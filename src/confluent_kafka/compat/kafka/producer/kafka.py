@@ -71,6 +71,7 @@ class KafkaProducer:
         conf["partitioner"] = "murmur2_random"
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
+        self._produce = self._producer.produce
         self._transactional = cfg["transactional_id"] is not None
         self._closed = False
         self._stopping = False
@@ -104,47 +105,53 @@ class KafkaProducer:
         if value is None and key is None:
             raise ValueError("Need at least one: key or value")
         hsize = -1
-        if headers is None:
-            headers = []
-        elif not isinstance(headers, list):
-            raise TypeError("headers must be list-type")
-        elif headers:
+        if headers is not None:
+            if not isinstance(headers, list):
+                raise TypeError("headers must be list-type")
             for item in headers:
                 if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
                         and isinstance(item[1], bytes)):
                     raise TypeError("All headers items must be (str, bytes) tuples")
-            hsize = sum(len(k.encode()) + len(v) for k, v in headers)
-        key_bytes = key if self._key_ser is None else self._key_ser(topic, headers, key)
-        value_bytes = value if self._value_ser is None else self._value_ser(topic, headers, value)
-        if type(key_bytes) not in _BYTES:
-            raise TypeError(f"Unsupported type for serialized key: {type(key_bytes)}")
-        if type(value_bytes) not in _BYTES:
-            raise TypeError(f"Unsupported type for serialized value: {type(value_bytes)}")
+            if headers:
+                hsize = sum(len(k.encode()) + len(v) for k, v in headers)
+            else:
+                headers = None
+        if self._key_ser is not None or self._value_ser is not None:
+            given = headers if headers is not None else []   # serializers may add headers
+            if self._key_ser is not None:
+                key = self._key_ser(topic, given, key)
+            if self._value_ser is not None:
+                value = self._value_ser(topic, given, value)
+            if given and headers is None:
+                headers = given
+                hsize = sum(len(k.encode()) + len(v) for k, v in headers)
+        if type(key) not in _BYTES:
+            raise TypeError(f"Unsupported type for serialized key: {type(key)}")
+        if type(value) not in _BYTES:
+            raise TypeError(f"Unsupported type for serialized value: {type(value)}")
         if partition is None:
-            partition = -1 if self._partitioner is None else self._choose(topic, key_bytes)
+            partition = -1 if self._partitioner is None else self._choose(topic, key)
         elif not isinstance(partition, int) or partition < 0:
             raise TypeError(f"partition must be an int >= 0, not {partition!r}")
-        future = FutureRecordMetadata(self._wait, timestamp_ms,
-                                      -1 if key_bytes is None else len(key_bytes),
-                                      -1 if value_bytes is None else len(value_bytes), hsize)
+        future = FutureRecordMetadata(self._wait, (timestamp_ms, -1 if key is None else len(key),
+                                                   -1 if value is None else len(value), hsize))
         try:
-            self._producer.produce(topic, value_bytes, key_bytes, partition, future._delivered,
-                                   None, timestamp_ms or 0, headers or None)
+            self._produce(topic, value, key, partition, future._delivered, None, timestamp_ms or 0, headers)
         except BufferError:
-            self._produce_blocking(future, topic, value_bytes, key_bytes, partition, timestamp_ms, headers)
+            self._produce_blocking(future, topic, value, key, partition, timestamp_ms, headers)
         except _ck.KafkaException as exc:
             return future.failure(translate_error(exc))  # type: ignore[return-value]
         self._sent += 1
         return future
 
     def _produce_blocking(self, future: FutureRecordMetadata, topic: str, value: Any, key: Any,
-                          partition: int, timestamp_ms: Optional[int], headers: List[Any]) -> None:
+                          partition: int, timestamp_ms: Optional[int], headers: Optional[List[Any]]) -> None:
         deadline = time.monotonic() + self._max_block
         while True:
             self._producer.poll(0.05)
             try:
                 self._producer.produce(topic, value, key, partition, future._delivered,
-                                       None, timestamp_ms or 0, headers or None)
+                                       None, timestamp_ms or 0, headers)
                 return
             except BufferError:
                 if time.monotonic() >= deadline:
