@@ -15,7 +15,7 @@ import importlib.util
 import runpy
 import sys
 from types import ModuleType
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 #: public top-level name -> the facade package that stands in for it
 ALIASES = {"kafka": "confluent_kafka.compat.kafka", "aiokafka": "confluent_kafka.compat.aiokafka"}
@@ -42,13 +42,13 @@ class _AliasLoader(importlib.abc.Loader):
 class AliasFinder(importlib.abc.MetaPathFinder):
     """A meta path finder mapping ``kafka[.x]`` / ``aiokafka[.x]`` to the facade modules."""
 
-    def __init__(self, aliases: Optional[dict] = None) -> None:
+    def __init__(self, aliases: Optional[Dict[str, str]] = None) -> None:
         self.aliases = dict(ALIASES if aliases is None else aliases)
 
     def target(self, fullname: str) -> Optional[str]:
         """:returns: the facade module name that stands in for ``fullname``, or None."""
         head, _, rest = fullname.partition(".")
-        base = self.aliases.get(head)
+        base: Optional[str] = self.aliases.get(head)
         if base is None:
             return None
         return base + ("." + rest if rest else "")
@@ -69,7 +69,7 @@ class AliasFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-def install(aliases: Optional[dict] = None) -> AliasFinder:
+def install(aliases: Optional[Dict[str, str]] = None) -> AliasFinder:
     """Put the alias finder first on ``sys.meta_path`` (for this process only).
 
     :param aliases: ``{name: facade module}``; default :data:`ALIASES`.

@@ -41,7 +41,8 @@ def translate_error(err: Any) -> Errors.KafkaError:
         return Errors.KafkaError(str(err))
     code = err.code()
     cls = Errors.for_code(code) if code >= 0 else _LOCAL.get(code, Errors.KafkaError)
-    return cls(err.str())
+    result: Errors.KafkaError = cls(err.str())
+    return result
 
 
 def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -117,7 +117,7 @@ class KafkaAdminClient:
         timeout = self._timeout(None)
         md = call(self._admin.list_topics, timeout=timeout)
         names = list(topics) if topics is not None else sorted(md.topics)
-        out = []
+        out: List[Dict[str, Any]] = []
         for name in names:
             tm = md.topics.get(name)
             if tm is None:
@@ -169,7 +169,7 @@ class KafkaAdminClient:
         if raise_errors and first is not None:
             raise translate_error(first)
         if wait_for_metadata:
-            self._wait_for_topics([r["name"] for r in results if r["error_code"] == 0], timeout)
+            self._wait_for_topics([str(r["name"]) for r in results if r["error_code"] == 0], timeout)
         return {"topics": results}
 
     def _wait_for_topics(self, names: List[str], timeout: float) -> None:

@@ -5,7 +5,7 @@ import threading
 import time
 from collections import namedtuple
 import functools
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka.future import Future
@@ -38,8 +38,8 @@ class FutureRecordMetadata(Future):
     exception = None
     _msg = None
     _value = None
-    _callbacks = None
-    _errbacks = None
+    _callbacks: Optional[List[Callable[[Any], Any]]] = None
+    _errbacks: Optional[List[Callable[[Any], Any]]] = None
     _lock = _LOCK
 
     def __init__(self, wait: Callable[[float], Any], args: Tuple[Any, ...]) -> None:
@@ -80,7 +80,7 @@ class FutureRecordMetadata(Future):
             self._run([f], self.exception, "errback")
         return self
 
-    @property  # type: ignore[override]
+    @property
     def value(self) -> Any:
         """The RecordMetadata once delivered (None before, or after a failure)."""
         if self._value is None and self._msg is not None:
