@@ -100,6 +100,8 @@ def test_seek_position_pause_offsets(kafka_bootstrap, facade_topic, produce_nati
     consumer.seek_to_beginning(tp)
     it = iter(consumer)
     assert next(it).value == b"m0" and consumer.position(tp) == 1   # position counts handed-out records
+    assert _values(consumer.poll(timeout_ms=5000, max_records=1)[tp]) == [b"m1"]   # poll after iteration
+    assert consumer.position(tp) == 2
     consumer.seek(tp, 2)
     assert next(it).value == b"m2"
     consumer.seek_to_end()

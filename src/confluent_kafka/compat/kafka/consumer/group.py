@@ -304,6 +304,15 @@ class KafkaConsumer:
                 handed[key] = r[3] + 1  # type: ignore[index]
         self._consumed += len(records)
 
+    def _settle(self) -> None:
+        """Move the records iteration handed out of the buffer into ``_handed``; with auto-commit,
+        store their offsets for librdkafka's next commit (otherwise commit() stores them)."""
+        if self._buffer and self._index:
+            self._mark(self._buffer[:self._index])
+            self._buffer, self._index = self._buffer[self._index:], 0
+        if self._auto_commit and self._handed:
+            self._store_handed()
+
     def _store_handed(self) -> None:
         if self._buffer and self._index:
             self._mark(self._buffer[:self._index])
@@ -338,8 +347,8 @@ class KafkaConsumer:
             raise ValueError("max_records must be positive")
         if timeout_ms is None or timeout_ms < 0:
             raise ValueError("Timeout must not be negative")
-        if self._handed or self._index:
-            self._store_handed()
+        if self._index or (self._auto_commit and self._handed):
+            self._settle()
         groups: Dict[Any, List[ConsumerRecord]] = {}
         if self._buffer:
             for r in self._buffer[:max_records]:
@@ -369,7 +378,7 @@ class KafkaConsumer:
         return self._next_batch()
 
     def _next_batch(self) -> ConsumerRecord:
-        self._store_handed()
+        self._settle()
         limit = self._consumer_timeout
         deadline = None if limit is None or limit == float("inf") else time.monotonic() + limit
         while True:
