@@ -1,6 +1,7 @@
 """``kafka.producer.future``: the future ``send()`` returns and the :data:`RecordMetadata` it yields."""
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import namedtuple
@@ -20,6 +21,7 @@ RecordMetadata.__doc__ = ("Where an acknowledged record was written: topic, part
                           "(ms) and the serialized sizes (-1 when absent); ``checksum`` is None.")
 
 _new = tuple.__new__
+log = logging.getLogger("kafka.future")
 # One lock for every record future: it guards a few attribute writes, so sharing it costs less
 # than a lock per record.
 _LOCK = threading.Lock()
@@ -53,12 +55,16 @@ class FutureRecordMetadata(Future):
         """
         if args or kwargs:
             f = functools.partial(f, *args, **kwargs)
-        with self._lock:
-            if not self.is_done:
-                if self._callbacks is None:
-                    self._callbacks = []
+        lock = self._lock
+        lock.acquire()
+        if not self.is_done:
+            if self._callbacks is None:
+                self._callbacks = [f]
+            else:
                 self._callbacks.append(f)
-                return self
+            lock.release()
+            return self
+        lock.release()
         if self.exception is None:
             self._run([f], self.value, "callback")
         return self
@@ -70,12 +76,16 @@ class FutureRecordMetadata(Future):
         """
         if args or kwargs:
             f = functools.partial(f, *args, **kwargs)
-        with self._lock:
-            if not self.is_done:
-                if self._errbacks is None:
-                    self._errbacks = []
+        lock = self._lock
+        lock.acquire()
+        if not self.is_done:
+            if self._errbacks is None:
+                self._errbacks = [f]
+            else:
                 self._errbacks.append(f)
-                return self
+            lock.release()
+            return self
+        lock.release()
         if self.exception is not None:
             self._run([f], self.exception, "errback")
         return self
@@ -105,12 +115,22 @@ class FutureRecordMetadata(Future):
             from confluent_kafka.compat.kafka._util import translate_error
             self.failure(translate_error(err))
             return
-        with self._lock:
-            self._msg = msg
-            self.is_done = True
-            callbacks, self._callbacks, self._errbacks = self._callbacks, None, None
-        if callbacks:
-            self._run(callbacks, self.value, "callback")
+        lock = self._lock
+        lock.acquire()
+        self._msg = msg
+        self.is_done = True
+        callbacks = self._callbacks
+        lock.release()
+        if callbacks is not None:
+            self._callbacks = self._errbacks = None
+            value = self.value
+            for fn in callbacks:
+                try:
+                    fn(value)
+                except Exception:
+                    log.exception("Error processing callback")
+                    if self.error_on_callbacks:
+                        raise
 
     def get(self, timeout: Optional[float] = None) -> Any:
         """Wait for the broker's acknowledgement.
