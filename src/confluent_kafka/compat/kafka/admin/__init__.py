@@ -327,8 +327,13 @@ class KafkaAdminClient:
 
     def describe_groups(self, group_ids: List[str], group_coordinator_id: Any = None,
                         include_authorized_operations: bool = False) -> Dict[str, Dict[str, Any]]:
-        """:returns: ``{group_id: {'group_id', 'group_state', 'protocol_type', 'protocol_data',
-            'members': [{'member_id', 'client_id', 'client_host', 'assignment': [TopicPartition]}]}}``."""
+        """Describe consumer groups.
+
+        :param group_ids: the groups.
+        :returns: ``{group_id: {...}}`` with ``group_id``, ``group_state``, ``protocol_type``,
+            ``protocol_data`` and ``members`` (each: ``member_id``, ``client_id``,
+            ``client_host``, ``assignment``, a list of TopicPartition).
+        """
         timeout = self._timeout(None)
         futures = call(self._admin.describe_consumer_groups, list(group_ids), request_timeout=timeout)
         out = {}

@@ -731,8 +731,12 @@ class KafkaConsumer:
         return meta
 
     def metrics(self, raw: bool = False) -> Optional[Dict[str, Any]]:
-        """:returns: ``{group: {name: value}}`` built from librdkafka's statistics (None when
-        ``metrics_enabled`` is False)."""
+        """Client metrics.
+
+        :param raw: return librdkafka's statistics dict itself.
+        :returns: ``{group: {name: value}}`` built from librdkafka's statistics (None when
+            ``metrics_enabled`` is False).
+        """
         if not self.config["metrics_enabled"]:
             return None
         return self._stats.metrics(raw, {"records-consumed-total": float(self._consumed + self._index)})

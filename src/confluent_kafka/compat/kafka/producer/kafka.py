@@ -223,8 +223,12 @@ class KafkaProducer:
             return False
 
     def metrics(self, raw: bool = False) -> Optional[Dict[str, Any]]:
-        """:returns: ``{group: {name: value}}`` from librdkafka's statistics (None when
-        ``metrics_enabled`` is False)."""
+        """Client metrics.
+
+        :param raw: return librdkafka's statistics dict itself.
+        :returns: ``{group: {name: value}}`` from librdkafka's statistics (None when
+            ``metrics_enabled`` is False).
+        """
         if not self.config["metrics_enabled"]:
             return None
         return self._stats.metrics(raw, {"record-send-total": float(self._sent)})
