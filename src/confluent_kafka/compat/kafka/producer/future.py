@@ -115,15 +115,21 @@ class FutureRecordMetadata(Future):
             from confluent_kafka.compat.kafka._util import translate_error
             self.failure(translate_error(err))
             return
+        self._msg = msg  # before is_done: get() in another thread may read value at once
         lock = self._lock
         lock.acquire()
-        self._msg = msg
         self.is_done = True
         callbacks = self._callbacks
         lock.release()
-        if callbacks is not None:
+        if callbacks is not None:  # otherwise the RecordMetadata is built if someone asks
             self._callbacks = self._errbacks = None
-            value = self.value
+            timestamp_ms, ksize, vsize, hsize = self.args
+            topic, partition = msg.topic(), msg.partition()
+            ts = msg.timestamp()[1]
+            value = self._value = _new(RecordMetadata, (
+                topic, partition, _new(TopicPartition, (topic, partition)), msg.offset(),
+                ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
+                None, ksize, vsize, hsize))
             for fn in callbacks:
                 try:
                     fn(value)
