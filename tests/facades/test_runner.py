@@ -112,7 +112,17 @@ def test_unmodified_program_on_broker(kafka_bootstrap, facade_topic, tmp_path):
         consumer.assign([TopicPartition(topic, 0)])
         print([m.value for m in consumer])
         consumer.close()
+        KafkaProducer(bootstrap_servers=bootstrap, linger_ms=3000).send(topic, b"left for the exit hook")
+    """))
+    (tmp_path / "check.py").write_text(textwrap.dedent("""
+        import sys
+        from kafka import KafkaConsumer, TopicPartition
+        consumer = KafkaConsumer(bootstrap_servers=sys.argv[1], auto_offset_reset="earliest", consumer_timeout_ms=2000)
+        consumer.assign([TopicPartition(sys.argv[2], 0)])
+        print([m.value for m in consumer][-1])
     """))
     proc = _run(["run", "prog.py", kafka_bootstrap, topic], tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["[0, 1, 2, 3, 4]", str([f"msg-{i}" for i in range(5)])]
+    check = _run(["run", "check.py", kafka_bootstrap, topic], tmp_path)    # the unclosed producer's
+    assert check.stdout.strip() == "b'left for the exit hook'", check.stderr   # record was delivered at exit

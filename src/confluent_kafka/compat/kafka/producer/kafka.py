@@ -1,6 +1,8 @@
 """``kafka.producer.kafka``: :class:`KafkaProducer` over this package's librdkafka producer."""
 from __future__ import annotations
 
+import atexit
+import functools
 import logging
 import threading
 import time
@@ -29,6 +31,17 @@ def _serializer(fn: Any) -> Optional[Callable[[str, Any, Any], Any]]:
     if callable(fn):
         return lambda topic, headers, data: fn(data)
     raise Errors.KafkaConfigurationError(f"a serializer must be callable or a Serializer, not {fn!r}")
+
+
+def _close_at_exit(ref: "weakref.ReferenceType[KafkaProducer]") -> None:
+    """At interpreter exit, deliver what a producer that was never closed still holds (as
+    kafka-python's exit hook does)."""
+    producer = ref()
+    if producer is not None and not producer._closed:
+        try:
+            producer.close()
+        except Exception:
+            log.exception("closing a KafkaProducer at exit failed")
 
 
 def _serve(ref: "weakref.ReferenceType[KafkaProducer]") -> None:
@@ -80,6 +93,8 @@ class KafkaProducer:
         self._thread = threading.Thread(target=_serve, args=(weakref.ref(self),),
                                         name="kafka-python-facade-sender", daemon=True)
         self._thread.start()
+        self._at_exit = functools.partial(_close_at_exit, weakref.ref(self))
+        atexit.register(self._at_exit)
 
     def _wait(self, seconds: float) -> None:
         self._producer.poll(seconds)
@@ -193,6 +208,7 @@ class KafkaProducer:
             self._producer.purge()
             self._producer.poll(0)
         self._stopping = True
+        atexit.unregister(self._at_exit)
         if threading.current_thread() is not self._thread:
             self._thread.join()
         for ser in (self.config["key_serializer"], self.config["value_serializer"]):
