@@ -1,8 +1,9 @@
 """What a kafka-python program observes of the ``kafka`` package, as JSON on stdout.
 
 Run twice by test_kafka_surface.py: with the real kafka-python (``.bench-venv``), and through
-``python -m confluent_kafka.compat run`` so that ``import kafka`` is the facade. Argument: the
-bootstrap servers of a running broker (for the few observations that need a client).
+``python -m confluent_kafka.compat run`` so that ``import kafka`` is the facade. Arguments: the
+bootstrap servers of a running broker, and optionally an empty one-partition topic for a
+produce/consume round trip.
 """
 from __future__ import annotations
 
@@ -64,6 +65,50 @@ def errors():
             out[name] = {"errno": getattr(cls, "errno", None), "message": getattr(cls, "message", None),
                          "retriable": cls.retriable, "invalid_metadata": cls.invalid_metadata,
                          "bases": [b.__name__ for b in cls.__mro__[1:] if b.__module__.endswith("errors")]}
+    return out
+
+
+def without_timestamp(record) -> list:
+    """A record's or RecordMetadata's fields, the wall-clock timestamp left out."""
+    fields = record._asdict()
+    fields.pop("timestamp", None)
+    return [[k, repr(v)] for k, v in fields.items()]
+
+
+def round_trip(bootstrap: str, topic: str) -> dict:
+    """Send three records (one at a time, so each is its own batch) to an existing one-partition
+    topic and read them back, observing what a program sees."""
+    out = {}
+    producer = kafka.KafkaProducer(bootstrap_servers=bootstrap, key_serializer=str.encode,
+                                   value_serializer=lambda v: json.dumps(v).encode())
+    sent = []
+    for i, headers in enumerate(([], [("h", b"1")], [("a", b""), ("b", b"xyz")])):
+        sent.append(without_timestamp(producer.send(topic, {"i": i}, key="k%d" % i, headers=headers).get(timeout=30)))
+    out["sent"] = sent
+    out["partitions_for"] = sorted(producer.partitions_for(topic))
+    producer.close()
+    tp = TopicPartition(topic, 0)
+    consumer = kafka.KafkaConsumer(bootstrap_servers=bootstrap, auto_offset_reset="earliest",
+                                   value_deserializer=lambda b: json.loads(b), consumer_timeout_ms=5000)
+    consumer.assign([tp])
+    out["position_start"] = outcome(lambda: consumer.position(tp))
+    out["beginning"] = outcome(lambda: consumer.beginning_offsets([tp]))
+    out["end"] = outcome(lambda: consumer.end_offsets([tp]))
+    out["partitions_for_topic"] = outcome(lambda: consumer.partitions_for_topic(topic))
+    records = []
+    for record in consumer:
+        records.append(without_timestamp(record))
+        if len(records) == 3:
+            break
+    out["records"] = records
+    out["position_end"] = outcome(lambda: consumer.position(tp))
+    consumer.seek(tp, 1)
+    polled = consumer.poll(timeout_ms=5000, max_records=1)
+    out["poll_after_seek"] = [[repr(k), [r.offset for r in v]] for k, v in polled.items()]
+    consumer.pause(tp)
+    out["paused"] = outcome(lambda: consumer.paused())
+    out["poll_paused"] = outcome(lambda: consumer.poll(timeout_ms=500))
+    consumer.close()
     return out
 
 
@@ -143,7 +188,10 @@ def main() -> None:
     }
     producer.close()
     obs["producer_calls"]["send_closed"] = outcome(lambda: producer.send("t", b"v"))
-    print(json.dumps(obs, indent=1, sort_keys=True))
+    if len(sys.argv) > 2:
+        obs["round_trip"] = round_trip(bootstrap, sys.argv[2])
+    text = json.dumps(obs, indent=1, sort_keys=True)
+    print(text.replace(sys.argv[2], "TOPIC") if len(sys.argv) > 2 else text)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Differential: what a program observes of ``kafka`` (names, defaults, signatures, named tuple
-fields, error classes, the exceptions of bad calls) under the real kafka-python and under the
-facade run through ``python -m confluent_kafka.compat run``."""
+fields, error classes, the exceptions of bad calls, and a produce/consume round trip on tansu)
+under the real kafka-python and under the facade run through ``python -m confluent_kafka.compat
+run``."""
 from __future__ import annotations
 
 import json
@@ -46,12 +47,14 @@ def _flatten(value: Any, prefix: str = "") -> dict:
     return {prefix: value}
 
 
-def test_surface_matches_kafka_python(kafka_bootstrap: str, peer_python: str) -> None:
+def test_surface_matches_kafka_python(kafka_bootstrap: str, peer_python: str, facade_topic) -> None:
     env = dict(os.environ)
-    real = _run([peer_python, str(PROBE), kafka_bootstrap], {k: v for k, v in env.items() if k != "PYTHONPATH"})
+    real = _run([peer_python, str(PROBE), kafka_bootstrap, facade_topic()],
+                {k: v for k, v in env.items() if k != "PYTHONPATH"})
     src = str(HERE.parents[1] / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    ours = _run([sys.executable, "-m", "confluent_kafka.compat", "run", str(PROBE), kafka_bootstrap], env)
+    ours = _run([sys.executable, "-m", "confluent_kafka.compat", "run", str(PROBE), kafka_bootstrap,
+                 facade_topic()], env)
     flat_real, flat_ours = _flatten(real), _flatten(ours)
     assert set(flat_real) == set(flat_ours), set(flat_real) ^ set(flat_ours)
     differ = sorted(k for k in flat_real if flat_real[k] != flat_ours[k] and k not in ALLOWED)
@@ -59,3 +62,4 @@ def test_surface_matches_kafka_python(kafka_bootstrap: str, peer_python: str) ->
     # the allowed differences still exist (otherwise drop them from ALLOWED)
     assert all(flat_real[k] != flat_ours[k] for k in ALLOWED)
     assert len(flat_real) > 400
+    assert len(real["round_trip"]["records"]) == 3 and real["round_trip"]["sent"]
