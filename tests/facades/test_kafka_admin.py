@@ -34,6 +34,14 @@ def test_topics_configs_groups(kafka_bootstrap, produce_native):
         [ConfigResource("topic", name)], config_filter="all")["topic"][name])
     with pytest.raises(ValueError):
         admin.describe_configs([ConfigResource("topic", name)], config_filter="sometimes")
+    altered = admin.alter_configs([ConfigResource("topic", name, {"retention.ms": "3600000"})])
+    assert altered == {"topic": {name: Errors.NoError}}
+    after = admin.describe_configs([ConfigResource("topic", name)], config_filter="all")["topic"][name]
+    assert after["retention.ms"]["value"] == "3600000"
+    with pytest.raises(Errors.IllegalArgumentError):
+        admin.alter_configs([ConfigResource(ConfigResourceType.BROKER_LOGGER, "1", {"a": "b"})])
+    with pytest.raises(Errors.IllegalArgumentError):
+        admin.describe_configs([ConfigResource("topic", name)], include_synonyms=True)
     with pytest.raises(KeyError):
         ConfigResource("no-such-kind", name)
 
