@@ -21,6 +21,7 @@ __all__ = ["KafkaProducer"]
 log = logging.getLogger(__name__)
 
 _BYTES = (bytes, bytearray, memoryview, type(None))
+_alloc = object.__new__
 
 
 def _serializer(fn: Any) -> Optional[Callable[[str, Any, Any], Any]]:
@@ -148,8 +149,9 @@ class KafkaProducer:
             partition = -1 if self._partitioner is None else self._choose(topic, key)
         elif not isinstance(partition, int) or partition < 0:
             raise TypeError(f"partition must be an int >= 0, not {partition!r}")
-        future = FutureRecordMetadata(self._wait, (timestamp_ms, -1 if key is None else len(key),
-                                                   -1 if value is None else len(value), hsize))
+        future = _alloc(FutureRecordMetadata)  # __init__'s two attributes, without its frame
+        future._wait = self._wait
+        future.args = (timestamp_ms, -1 if key is None else len(key), -1 if value is None else len(value), hsize)
         try:
             self._produce(topic, value, key, partition, future._delivered, None, timestamp_ms or 0, headers)
         except BufferError:
