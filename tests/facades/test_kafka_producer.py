@@ -63,19 +63,30 @@ def test_send_get_callbacks_serializers(kafka_bootstrap, facade_topic):
 
 
 def test_json_serializer_and_custom_partitioner(kafka_bootstrap, facade_topic):
-    topic = facade_topic(2)
+    from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner, Partitioner, murmur2
+
+    topic = facade_topic(3)
     calls = []
 
-    def partitioner(key_bytes, all_partitions, available):
-        calls.append((key_bytes, list(all_partitions)))
-        return all_partitions[-1]
+    class Last(Partitioner):
+        def partition(self, topic, key, serialized_key, value, serialized_value, cluster):
+            calls.append((key, serialized_key, value, sorted(cluster.partitions_for_topic(topic))))
+            return max(cluster.available_partitions_for_topic(topic))
 
     producer = kafka.KafkaProducer(bootstrap_servers=kafka_bootstrap, value_serializer=JsonSerializer(),
-                                   partitioner=partitioner)
+                                   partitioner=Last())
     md = producer.send(topic, {"a": [1, 2]}, key=b"x").get(30)
-    assert md.partition == 1 and calls == [(b"x", [0, 1])]
+    assert md.partition == 2 and calls == [(b"x", b"x", {"a": [1, 2]}, [0, 1, 2])]
     producer.close()
-    assert json.loads(_read(kafka_bootstrap, topic, 1, partition=1)[0].value) == {"a": [1, 2]}
+    assert json.loads(_read(kafka_bootstrap, topic, 1, partition=2)[0].value) == {"a": [1, 2]}
+    # the default runs in librdkafka and picks what the Java hash (and kafka-python) picks
+    default = kafka.KafkaProducer(bootstrap_servers=kafka_bootstrap)
+    for key in (b"a", b"key-1", b"hello world"):
+        expected = (murmur2(key) & 0x7FFFFFFF) % 3
+        assert default.send(topic, b"v", key=key).get(30).partition == expected
+        assert DefaultPartitioner().partition(topic, key, key, None, None, type(
+            "C", (), {"partitions_for_topic": lambda self, t: {0, 1, 2}})()) == expected
+    default.close()
 
 
 def test_errback_on_failure_and_bad_arguments(kafka_bootstrap, facade_topic):

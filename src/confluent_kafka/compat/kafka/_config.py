@@ -19,7 +19,10 @@ import math
 import socket
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from confluent_kafka.compat.kafka.coordinator.assignors.range import RangePartitionAssignor
+from confluent_kafka.compat.kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from confluent_kafka.compat.kafka.errors import KafkaConfigurationError
+from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner
 
 __all__ = ["Option", "OPTIONS", "DEFAULTS", "option", "translate", "markdown_table", "CONSUMER", "PRODUCER", "ADMIN"]
 
@@ -41,8 +44,8 @@ class _Named:
 
 DEFAULT_SELECTOR = _Named("selectors.DefaultSelector")
 DEFAULT_CLIENT = _Named("KafkaNetClient")
-DEFAULT_PARTITIONER = _Named("DefaultPartitioner()")
-DEFAULT_ASSIGNORS = _Named("(RangePartitionAssignor, RoundRobinPartitionAssignor)")
+DEFAULT_PARTITIONER = DefaultPartitioner()
+DEFAULT_ASSIGNORS = (RangePartitionAssignor, RoundRobinPartitionAssignor)
 DEFAULT_SOCKET_OPTIONS = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
 
 
@@ -137,8 +140,6 @@ def _nagle(value: Any) -> bool:
 def _assignors(value: Any) -> str:
     names: List[str] = []
     for assignor in value if isinstance(value, (list, tuple)) else (value,):
-        if assignor is DEFAULT_ASSIGNORS:
-            return "range,roundrobin"
         name = getattr(assignor, "name", assignor)
         if name not in ("range", "roundrobin"):
             raise KafkaConfigurationError(
@@ -256,8 +257,8 @@ _TABLE: List[Option] = [
     *_rows((_P,), "batch_size", 16384, "librdkafka", "batch.size"),
     *_rows((_P,), "linger_ms", 0, "librdkafka", "linger.ms"),
     *_rows((_P,), "partitioner", DEFAULT_PARTITIONER, "facade",
-           "the default is librdkafka's murmur2_random (the Java client's hashing, like kafka-python's); "
-           "any other partitioner(key_bytes, all_partitions, available) is called in send()"),
+           "DefaultPartitioner/StickyPartitioner run as librdkafka's murmur2_random (the Java client's "
+           "hash, like kafka-python's); any other Partitioner's partition() is called in send()"),
     *_rows((_P,), "max_block_ms", 60000, "facade",
            "send() waits this long for room in librdkafka's queue before KafkaTimeoutError"),
     *_rows((_P,), "max_request_size", 1048576, "librdkafka", "message.max.bytes"),
@@ -337,7 +338,11 @@ def markdown_table() -> str:
     for name, kind, target in order:
         row = OPTIONS[(merged[(name, kind, target)][0], name)]
         default = "inf" if isinstance(row.default, float) and math.isinf(row.default) else repr(row.default)
-        if callable(row.default) and not isinstance(row.default, _Named):
+        if row.default is DEFAULT_PARTITIONER:
+            default = "DefaultPartitioner()"
+        elif row.default is DEFAULT_ASSIGNORS:
+            default = "(RangePartitionAssignor, RoundRobinPartitionAssignor)"
+        elif callable(row.default) and not isinstance(row.default, _Named):
             default = "(returns True)"
         shown = f"`{target}`" if kind == "librdkafka" else target
         lines.append(f"| `{name}` | {', '.join(merged[(name, kind, target)])} | `{default}` | {kind} | {shown} |")

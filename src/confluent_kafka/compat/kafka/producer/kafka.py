@@ -14,6 +14,7 @@ from confluent_kafka.compat.kafka import _config
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka._util import Stats, call, extras, translate_error
 from confluent_kafka.compat.kafka.producer.future import FutureRecordMetadata
+from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner, Partitioner, StickyPartitioner
 from confluent_kafka.compat.kafka.serializer import Serializer
 
 __all__ = ["KafkaProducer"]
@@ -59,6 +60,29 @@ def _serve(ref: "weakref.ReferenceType[KafkaProducer]") -> None:
             log.exception("delivery report handling failed")
 
 
+class _Cluster:
+    """The cluster view a custom partitioner gets (partition ids cached per topic)."""
+
+    def __init__(self, producer: "KafkaProducer") -> None:
+        self._producer = producer
+
+    def topics(self) -> Set[str]:
+        """:returns: the topics whose partitions are known so far."""
+        return set(self._producer._partitions)
+
+    def partitions_for_topic(self, topic: str) -> Set[int]:
+        """:returns: the partition ids of ``topic`` (fetched once, then cached)."""
+        parts = self._producer._partitions.get(topic)
+        if parts is None:
+            parts = sorted(self._producer.partitions_for(topic))
+            self._producer._partitions[topic] = parts
+        return set(parts)
+
+    def available_partitions_for_topic(self, topic: str) -> Set[int]:
+        """:returns: the same ids (librdkafka routes around unavailable leaders itself)."""
+        return self.partitions_for_topic(topic)
+
+
 class KafkaProducer:
     """kafka-python's ``KafkaProducer``, running on librdkafka.
 
@@ -79,9 +103,10 @@ class KafkaProducer:
         self._key_ser = _serializer(cfg["key_serializer"])
         self._value_ser = _serializer(cfg["value_serializer"])
         part = cfg["partitioner"]
-        self._partitioner = None if part is _config.DEFAULT_PARTITIONER else part
-        if self._partitioner is not None and not callable(self._partitioner):
-            raise Errors.KafkaConfigurationError("partitioner must be callable(key_bytes, all_partitions, available)")
+        self._partitioner = None if type(part) in (DefaultPartitioner, StickyPartitioner) else part
+        if self._partitioner is not None and not (
+                callable(getattr(self._partitioner, "partition", None)) or callable(self._partitioner)):
+            raise Errors.KafkaConfigurationError("partitioner must be a kafka.partitioner.Partitioner")
         conf["partitioner"] = "murmur2_random"
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
@@ -120,6 +145,7 @@ class KafkaProducer:
             raise Errors.IllegalStateError("KafkaProducer already closed!")
         if value is None and key is None:
             raise ValueError("Need at least one: key or value")
+        given_key, given_value = key, value
         hsize = -1
         if headers is not None:
             if not isinstance(headers, list):
@@ -146,7 +172,7 @@ class KafkaProducer:
         if type(value) not in _BYTES:
             raise TypeError(f"Unsupported type for serialized value: {type(value)}")
         if partition is None:
-            partition = -1 if self._partitioner is None else self._choose(topic, key)
+            partition = -1 if self._partitioner is None else self._choose(topic, given_key, key, given_value, value)
         elif not isinstance(partition, int) or partition < 0:
             raise TypeError(f"partition must be an int >= 0, not {partition!r}")
         future = _alloc(FutureRecordMetadata)  # __init__'s two attributes, without its frame
@@ -175,12 +201,15 @@ class KafkaProducer:
                     raise Errors.KafkaTimeoutError(
                         f"Failed to allocate memory within the configured max blocking time {self._max_block * 1000:.0f} ms")
 
-    def _choose(self, topic: str, key_bytes: Any) -> int:
-        parts = self._partitions.get(topic)
-        if parts is None:
-            parts = sorted(self.partitions_for(topic))
-            self._partitions[topic] = parts
-        chosen = self._partitioner(key_bytes, parts, parts)  # type: ignore[misc]
+    def _choose(self, topic: str, key: Any, key_bytes: Any, value: Any, value_bytes: Any) -> int:
+        part = self._partitioner
+        if isinstance(part, Partitioner):
+            chosen = part.partition(topic, key, key_bytes, value, value_bytes, _Cluster(self))
+        elif callable(getattr(part, "partition", None)):  # the older partition(topic, key_bytes, cluster)
+            chosen = part.partition(topic, key_bytes, _Cluster(self))  # type: ignore[union-attr]
+        else:  # the oldest form: partitioner(key_bytes, all_partitions, available)
+            parts = sorted(_Cluster(self).partitions_for_topic(topic))
+            chosen = part(key_bytes, parts, parts)  # type: ignore[misc]
         if chosen is None:
             raise ValueError(f"Partitioner did not assign a partition for topic {topic}!")
         return int(chosen)
