@@ -16,7 +16,11 @@ import kafka
 import kafka.errors as Errors
 from kafka.consumer.fetcher import ConsumerRecord
 from kafka.producer.future import FutureRecordMetadata, RecordMetadata
+from kafka.coordinator.assignors.range import RangePartitionAssignor
+from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
+from kafka.coordinator.assignors.sticky.sticky_assignor import StickyPartitionAssignor
 from kafka.future import Future
+from kafka.partitioner import DefaultPartitioner, Partitioner, StickyPartitioner, murmur2
 from kafka.structs import ConsumerGroupMetadata, OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 
 CONSUMER_METHODS = ["subscribe", "subscription", "unsubscribe", "assign", "assignment", "poll", "seek",
@@ -131,6 +135,9 @@ def main() -> None:
             ConsumerRecord, RecordMetadata, TopicPartition, OffsetAndMetadata, OffsetAndTimestamp,
             ConsumerGroupMetadata)},
         "errors": errors(),
+        "murmur2": [murmur2(bytes(range(n))) for n in range(12)] + [murmur2(b"key"), murmur2(b"\xff" * 9)],
+        "partitioners": [c.__name__ for c in (Partitioner, DefaultPartitioner, StickyPartitioner)],
+        "assignors": [RangePartitionAssignor.name, RoundRobinPartitionAssignor.name, StickyPartitionAssignor.name],
         "error_str": [str(Errors.KafkaError()), str(Errors.KafkaError("x")), str(Errors.NoError()),
                       str(Errors.for_code(3)("boom")), repr(Errors.KafkaTimeoutError("t")),
                       Errors.for_code(3).__name__, Errors.for_code(9999).__name__, Errors.for_code(9999).errno,
