@@ -44,17 +44,30 @@ _DEFAULT_PARTITIONER = _DefaultPartitioner()
 _GROUP_CONSUMERS: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
 
 
+_new_tuple = tuple.__new__
+_TPS: Dict[Any, TopicPartition] = {}  # (topic, partition) -> TopicPartition, shared by the reports
+
+
+def _topic_partition(topic: str, part: int) -> TopicPartition:
+    key = (topic, part)
+    tp = _TPS.get(key)
+    if tp is None:
+        if len(_TPS) > 100_000:
+            _TPS.clear()
+        tp = _TPS[key] = _new_tuple(TopicPartition, key)
+    return tp
+
+
 def _settle(fut: "asyncio.Future[RecordMetadata]", err: Optional[_RdKafkaError], msg: Any) -> None:
     """Delivery report of one send(): resolve its future with a RecordMetadata."""
     if fut.done():
         return
     try:
         if err is None:
-            topic = msg.topic()
-            part = msg.partition()
+            tp = _topic_partition(msg.topic(), msg.partition())
             ts_type, ts = msg.timestamp()
-            fut.set_result(RecordMetadata(topic, part, TopicPartition(topic, part), msg.offset(),
-                                          ts if ts_type else None, 1 if ts_type == 2 else 0, None))
+            fut.set_result(_new_tuple(RecordMetadata, (tp[0], tp[1], tp, msg.offset(), ts if ts_type else None,
+                                                       1 if ts_type == 2 else 0, None)))
         else:
             fut.set_exception(from_librdkafka(err))
     except RuntimeError:
