@@ -20,7 +20,7 @@ from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
 
 from . import _options
-from .errors import (IllegalOperation, KafkaConnectionError, KafkaError, KafkaTimeoutError,
+from .errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
                      MessageSizeTooLargeError, ProducerClosed, from_librdkafka)
 from .helpers import FacadeSSLContext
 from .structs import OffsetAndMetadata, RecordMetadata, TopicPartition
@@ -264,19 +264,19 @@ class AIOKafkaProducer:
         self._in_txn = False
         self._partitions: Dict[str, List[int]] = {}
         self._conf = conf
-        self._aio: Optional[AIOProducer] = None
-        self._produce: Any = None
         self._started = False
         self._closed = False
+        try:
+            self._aio = AIOProducer(dict(conf))
+        except KafkaException as e:
+            raise KafkaConfigurationError(f"AIOKafkaProducer: {e.args[0].str()}") from None
+        self._produce = self._aio._p._produce_with
 
     # ---- lifetime --------------------------------------------------------------------------
 
     def _client(self) -> AIOProducer:
         if self._closed:
             raise ProducerClosed()
-        if self._aio is None:
-            self._aio = AIOProducer(dict(self._conf))
-            self._produce = self._aio._p._produce_with
         return self._aio
 
     async def start(self) -> None:
@@ -307,8 +307,7 @@ class AIOKafkaProducer:
         if self._closed:
             return
         self._closed = True
-        if self._aio is not None:
-            await self._aio.close()
+        await self._aio.close()
 
     async def __aenter__(self) -> "AIOKafkaProducer":
         await self.start()
@@ -369,10 +368,9 @@ class AIOKafkaProducer:
         :raises TypeError: for a key, value or header that is not bytes.
         :raises ~.errors.ProducerClosed: after stop().
         """
+        if self._closed:
+            raise ProducerClosed()
         produce = self._produce
-        if produce is None or self._closed:
-            self._client()
-            produce = self._produce
         assert not (value is None and key is None), "Need at least one: key or value"
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
@@ -405,7 +403,7 @@ class AIOKafkaProducer:
                 produce(fut, _settle, topic, value, key, partition, timestamp_ms, headers)
                 return fut
             except BufferError:
-                await self._aio._make_room()  # type: ignore[union-attr]
+                await self._aio._make_room()
             except KafkaException as e:
                 raise from_librdkafka(e) from None
 

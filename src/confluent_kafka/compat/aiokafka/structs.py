@@ -6,8 +6,8 @@ from typing import Generic, List, NamedTuple, Optional, Sequence, Tuple, TypeVar
 
 from .errors import KafkaError
 
-__all__ = ["BrokerMetadata", "ConsumerRecord", "OffsetAndMetadata", "OffsetAndTimestamp",
-           "PartitionMetadata", "RecordMetadata", "TopicPartition"]
+__all__ = ["BrokerMetadata", "ConsumerRecord", "OffsetAndMetadata", "PartitionMetadata", "RecordMetadata",
+           "TopicPartition"]  # aiokafka's list (OffsetAndTimestamp is defined, and left out of it, there too)
 
 
 class TopicPartition(NamedTuple):
