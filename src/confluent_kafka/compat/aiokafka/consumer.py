@@ -110,8 +110,14 @@ class AIOKafkaConsumer:
         self._revoked_once = False
         self._held: List[Any] = []  # messages of other partitions than a getone(*partitions) asked for
         self._last_poll: Dict[TopicPartition, int] = {}
+        self._partitions: Dict[str, Set[int]] = {}  # topic -> partition ids, from the last metadata
         self._started = False
         self._closed = False
+
+    def _remember(self, md: Any) -> None:
+        for name, meta in md.topics.items():
+            if meta.error is None and meta.partitions:
+                self._partitions[name] = set(meta.partitions)
 
     # ---- lifetime --------------------------------------------------------------------------
 
@@ -125,7 +131,7 @@ class AIOKafkaConsumer:
         if self._started:
             return
         try:
-            await self._aio.list_topics(None, self._request_timeout)
+            self._remember(await self._aio.list_topics(None, self._request_timeout))
         except KafkaException as e:
             raise KafkaConnectionError(f"Unable to bootstrap from {self._bootstrap}: {e.args[0].str()}") from None
         if self._group_id is not None:
@@ -232,10 +238,11 @@ class AIOKafkaConsumer:
             chosen = [t for t in md.topics if rx.match(t) and not t.startswith("__")]
         else:
             chosen = list(names or ())
-            for t in chosen:
-                if t not in md.topics or md.topics[t].error is not None:
-                    md = await self._aio.list_topics(t, self._request_timeout)
-        parts = [_TP(t, p, OFFSET_INVALID) for t in chosen if t in md.topics for p in md.topics[t].partitions]
+        self._remember(md)
+        for t in chosen:
+            if t not in self._partitions:  # not there yet: this request creates it where the broker does
+                self._remember(await self._aio.list_topics(t, self._request_timeout))
+        parts = [_TP(t, p, OFFSET_INVALID) for t in chosen for p in sorted(self._partitions.get(t, ()))]
         self._c.assign(parts)
 
     def assign(self, partitions: Any) -> None:
@@ -497,20 +504,14 @@ class AIOKafkaConsumer:
             p.topic, p.partition)]) if p.offset >= 0 else None) for p in found}
 
     def partitions_for_topic(self, topic: str) -> Optional[Set[int]]:
-        """The partition ids of a topic from local metadata (None when unknown).
+        """The partition ids of a topic from the metadata last fetched (None when unknown).
 
         :param topic: the topic.
         :returns: a set of ids, or None.
         """
         self._check_open()
-        try:
-            md = self._c.list_topics(topic, 0.5)
-        except KafkaException:
-            return None
-        meta = md.topics.get(topic)
-        if meta is None or meta.error is not None:
-            return None
-        return set(meta.partitions)
+        known = self._partitions.get(topic)
+        return None if known is None else set(known)
 
     async def topics(self) -> Set[str]:
         """The cluster's topic names (internal ones left out when exclude_internal_topics).
@@ -519,6 +520,7 @@ class AIOKafkaConsumer:
         """
         self._check_open()
         md = await self._aio.list_topics(None, self._request_timeout)
+        self._remember(md)
         return {t for t in md.topics if not (self._exclude_internal and t.startswith("__"))}
 
     def pause(self, *partitions: TopicPartition) -> None:

@@ -579,10 +579,7 @@ def _offsets_list(offsets: Any) -> List[_TP]:
             off, meta = off.offset, off.metadata
         if isinstance(off, bool) or not isinstance(off, int) or off < 0:
             raise ValueError(f"offset for {tp} must be a non-negative int, got {off!r}")
-        part = _TP(tp[0], tp[1], off)
-        if meta:
-            part.metadata = meta
-        out.append(part)
+        out.append(_TP(tp[0], tp[1], off, metadata=meta) if meta else _TP(tp[0], tp[1], off))
     return out
 
 
