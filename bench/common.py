@@ -31,6 +31,12 @@ from tansu_broker import TansuBroker  # noqa: E402
 NATIVE_DEFAULT = ROOT / "build" / "bench" / "rdkbench"
 CLIENTS = ("ours", "upstream", "kafka-python", "aiokafka", "native")
 PEERS = ("kafka-python", "aiokafka")  # pure-Python peers, run by peer_worker.py
+
+
+def runs_ours(client: str) -> bool:
+    """Whether a client runs on this project's interpreter and package: ours, or a peer's
+    workload on this project's facade of that peer (e.g. "aiokafka-facade")."""
+    return client == "ours" or client.endswith("-facade")
 SLACK = 60.0  # seconds a worker process may take beyond its own --timeout (start-up, close)
 
 # (header, key, format) of the measured columns
@@ -108,7 +114,7 @@ def median_run(results: list) -> dict:
 def check_origin(result: dict, client: str) -> None:
     """Fail loudly if an interpreter imported the other project's confluent_kafka."""
     inside = pathlib.Path(result["module"]).resolve().is_relative_to(ROOT / "src")
-    if inside != (client == "ours"):
+    if inside != runs_ours(client):
         raise SystemExit(f"{client} run imported {result['module']}")
 
 
@@ -183,7 +189,7 @@ class Session:
 
     def python_worker(self, client: str, script: str, argv: Iterable, extra_time: float = 0.0) -> dict:
         """Run bench/<script> under the client's interpreter; the result must come from that client."""
-        python = self.args.ours_python if client == "ours" else self.args.upstream_python
+        python = self.args.ours_python if runs_ours(client) else self.args.upstream_python
         cmd = [python, str(BENCH / script), "--bootstrap", self.bootstrap,
                "--timeout", str(self.args.timeout)] + [str(a) for a in argv]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
