@@ -403,7 +403,8 @@ class AIOKafkaConsumer:
                 return committed
         low, high = await self._aio.get_watermark_offsets(_TP(partition.topic, partition.partition),
                                                           self._request_timeout)
-        return low if self._reset == "earliest" else high
+        found: int = low if self._reset == "earliest" else high
+        return found
 
     async def committed(self, partition: TopicPartition) -> Optional[int]:
         """The group's committed offset of ``partition`` (asks the broker).
@@ -420,7 +421,7 @@ class AIOKafkaConsumer:
             found = await self._aio.committed([_TP(partition.topic, partition.partition)], self._request_timeout)
         except KafkaException as e:
             raise from_librdkafka(e) from None
-        off = found[0].offset
+        off: int = found[0].offset
         return off if off >= 0 else None
 
     def highwater(self, partition: TopicPartition) -> Optional[int]:
@@ -580,7 +581,7 @@ class AIOKafkaConsumer:
 
     # ---- fetching --------------------------------------------------------------------------
 
-    def _record(self, msg: Any) -> ConsumerRecord:
+    def _record(self, msg: Any) -> ConsumerRecord[Any, Any]:
         key = msg.key()
         value = msg.value()
         ts_type, ts = msg.timestamp()
@@ -610,7 +611,7 @@ class AIOKafkaConsumer:
             await self._standalone_assign()
         return self._aio
 
-    async def getone(self, *partitions: TopicPartition) -> ConsumerRecord:
+    async def getone(self, *partitions: TopicPartition) -> ConsumerRecord[Any, Any]:
         """The next record (of one of ``partitions``, if given), waiting as long as it takes.
 
         :param partitions: only from these partitions.
@@ -642,12 +643,12 @@ class AIOKafkaConsumer:
                 continue
             return self._returned(msg)
 
-    def _returned(self, msg: Any) -> ConsumerRecord:
+    def _returned(self, msg: Any) -> ConsumerRecord[Any, Any]:
         self._last_poll[TopicPartition(msg.topic(), msg.partition())] = int(time.time() * 1000)
         return self._record(msg)
 
     async def getmany(self, *partitions: TopicPartition, timeout_ms: int = 0,
-                      max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord]]:
+                      max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]:
         """The records ready now (up to ``max_records``), waiting up to ``timeout_ms`` while none are.
 
         :param partitions: only from these partitions.
@@ -681,16 +682,17 @@ class AIOKafkaConsumer:
                 msgs = await aio.consume(limit, timeout_ms / 1000)
             except RuntimeError:
                 raise ConsumerStoppedError() from None
-        out: Dict[TopicPartition, List[ConsumerRecord]] = {}
+        out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]] = {}
         record = self._record
         last_tp = None
-        bucket: List[ConsumerRecord] = []
+        bucket: List[ConsumerRecord[Any, Any]] = []
         for m in msgs:
             err = m.error()
             if err is not None:
                 self._fetch_error(err, m)
                 continue
-            topic, part = m.topic(), m.partition()
+            topic: Any = m.topic()
+            part: Any = m.partition()
             if last_tp is None or last_tp[0] != topic or last_tp[1] != part:
                 tp = TopicPartition(topic, part)
                 if wanted and tp not in wanted:
@@ -710,7 +712,7 @@ class AIOKafkaConsumer:
             raise ConsumerStoppedError()
         return self
 
-    async def __anext__(self) -> ConsumerRecord:
+    async def __anext__(self) -> ConsumerRecord[Any, Any]:
         """The next record; iteration ends when the consumer is stopped."""
         while True:
             try:

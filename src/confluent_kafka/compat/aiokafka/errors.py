@@ -6,7 +6,7 @@ code to its class, and :func:`from_librdkafka` turns an error librdkafka reporte
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Type
 
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 from confluent_kafka.compat._errors import build_broker_errors
@@ -177,6 +177,12 @@ class BrokerResponseError(KafkaError):
 
 kafka_errors: Dict[int, type] = build_broker_errors("aiokafka", globals(), BrokerResponseError)
 
+# The generated classes this package raises itself, named here for type checkers (same objects).
+UnknownError: Type[BrokerResponseError] = kafka_errors[-1]
+OffsetOutOfRangeError: Type[BrokerResponseError] = kafka_errors[1]
+UnknownTopicOrPartitionError: Type[BrokerResponseError] = kafka_errors[3]
+MessageSizeTooLargeError: Type[BrokerResponseError] = kafka_errors[10]
+
 
 def for_code(error_code: int) -> type:
     """The class of broker error code ``error_code`` (``UnknownError`` for a code not in the table).
@@ -184,7 +190,7 @@ def for_code(error_code: int) -> type:
     :param error_code: a Kafka protocol error code.
     :returns: a subclass of :class:`BrokerResponseError`.
     """
-    return kafka_errors.get(error_code, globals()["UnknownError"])
+    return kafka_errors.get(error_code, UnknownError)
 
 
 _LOCAL: Dict[int, type] = {
@@ -196,10 +202,10 @@ _LOCAL: Dict[int, type] = {
     _RdKafkaError._FENCED: ProducerFenced,
     _RdKafkaError._STATE: IllegalStateError,
     _RdKafkaError._INVALID_ARG: IllegalArgumentError,
-    _RdKafkaError._UNKNOWN_TOPIC: globals()["UnknownTopicOrPartitionError"],
-    _RdKafkaError._UNKNOWN_PARTITION: globals()["UnknownTopicOrPartitionError"],
+    _RdKafkaError._UNKNOWN_TOPIC: UnknownTopicOrPartitionError,
+    _RdKafkaError._UNKNOWN_PARTITION: UnknownTopicOrPartitionError,
     _RdKafkaError._NO_OFFSET: NoOffsetForPartitionError,
-    _RdKafkaError._AUTO_OFFSET_RESET: globals()["OffsetOutOfRangeError"],
+    _RdKafkaError._AUTO_OFFSET_RESET: OffsetOutOfRangeError,
     _RdKafkaError._PURGE_QUEUE: ProducerClosed,
     _RdKafkaError._PURGE_INFLIGHT: ProducerClosed,
 }
@@ -220,7 +226,7 @@ def from_librdkafka(err: Any, first: Optional[Any] = None) -> KafkaError:
         return ProducerFenced()
     cls = kafka_errors.get(code) if code >= 0 else _LOCAL.get(code, KafkaError)
     if cls is None:
-        cls = globals()["UnknownError"]
+        cls = UnknownError
     exc: KafkaError = cls(err.str() if first is None else first)
     return exc
 

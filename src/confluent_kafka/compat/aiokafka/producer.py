@@ -575,11 +575,12 @@ def _offsets_list(offsets: Any) -> List[_TP]:
         if not isinstance(tp, tuple) or len(tp) != 2:
             raise ValueError(f"offsets keys must be TopicPartition, got {tp!r}")
         meta: Optional[str] = None
+        value: Any = off
         if isinstance(off, OffsetAndMetadata):
-            off, meta = off.offset, off.metadata
-        if isinstance(off, bool) or not isinstance(off, int) or off < 0:
-            raise ValueError(f"offset for {tp} must be a non-negative int, got {off!r}")
-        out.append(_TP(tp[0], tp[1], off, metadata=meta) if meta else _TP(tp[0], tp[1], off))
+            value, meta = off.offset, off.metadata
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"offset for {tp} must be a non-negative int, got {value!r}")
+        out.append(_TP(tp[0], tp[1], value, metadata=meta) if meta else _TP(tp[0], tp[1], value))
     return out
 
 
