@@ -425,7 +425,7 @@ def test_transactional_consume_process_produce(kafka_bootstrap: str, unique_topi
                                     auto_offset_reset="earliest")
         await consumer.start()
         out: Counter = Counter()
-        while sum(out.values()) < 3:
+        while sum(out.values()) < 6:  # the counts of all six input records (3 keyless, 2 k1, 1 k2)
             for msgs in (await consumer.getmany(timeout_ms=2000)).values():
                 for m in msgs:
                     out[m.key] += int(m.value)
