@@ -36,8 +36,10 @@ PACKAGE = "confluent_kafka"
 # ``schema_registry.common`` is the Schema Registry's shared core (upstream's layout): every name a
 # user needs from it is re-exported, and documented, by the public modules (``schema_registry``,
 # ``.avro``, ``.json_schema``, ``.protobuf``, ``.serde``), and its ``__all__`` lists helpers.
+# ``compat`` holds the kafka-python and aiokafka facades: other libraries' APIs, documented by
+# those libraries and by docs/aiokafka.md and docs/migration.md (names, options, differences).
 NOT_API = {"confluent_kafka.cimpl", "confluent_kafka.__main__", "confluent_kafka.cli",
-           "confluent_kafka.schema_registry.common"}
+           "confluent_kafka.schema_registry.common", "confluent_kafka.compat"}
 
 
 def is_api_module(name: str) -> bool:
