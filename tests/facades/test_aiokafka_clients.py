@@ -8,7 +8,7 @@ from typing import Any, List, Set
 
 import pytest
 
-from aio_support import run
+from aio_support import LOOPS, run
 from confluent_kafka.compat.aiokafka import (AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener,
                                              ConsumerStoppedError, OffsetAndMetadata, TopicPartition, errors)
 from confluent_kafka.compat.aiokafka.structs import ConsumerRecord, RecordMetadata
@@ -19,7 +19,8 @@ pytestmark = pytest.mark.integration
 FAST_GROUP = {"session_timeout_ms": 6000, "heartbeat_interval_ms": 1000}
 
 
-def test_producer_methods(kafka_bootstrap: str, unique_topic: str) -> None:
+@pytest.mark.parametrize("loop", LOOPS)
+def test_producer_methods(kafka_bootstrap: str, unique_topic: str, loop: str) -> None:
     async def main() -> None:
         producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap, key_serializer=lambda k: None if k is None else k.encode())
         await producer.start()
@@ -65,7 +66,7 @@ def test_producer_methods(kafka_bootstrap: str, unique_topic: str) -> None:
         assert by_value[b"bv"].headers == (("h", b"2"),) and by_value[b"bv2"].key is None
         assert by_value[b"bv2"].serialized_key_size == -1
 
-    run(main)
+    run(main, loop)
 
 
 def test_producer_start_fails_without_broker() -> None:

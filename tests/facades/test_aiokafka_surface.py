@@ -164,11 +164,16 @@ def test_defaults_become_aiokafka_behaviour() -> None:
                          sasl_plain_username="u", sasl_plain_password="p")
     assert (s._conf["security.protocol"], s._conf["sasl.mechanism"], s._conf["sasl.username"]) == \
         ("sasl_plaintext", "SCRAM-SHA-256", "u")
+    from confluent_kafka.compat.aiokafka.coordinator.assignors.range import RangePartitionAssignor
+
+    with pytest.raises(NotImplementedError):
+        RangePartitionAssignor.assign(None, None)
     c = AIOKafkaConsumer(bootstrap_servers=NOWHERE, auto_offset_reset="none",
-                         partition_assignment_strategy=("RangePartitionAssignor",))
+                         partition_assignment_strategy=(RangePartitionAssignor,))
     try:
-        conf = c._c  # created: librdkafka accepted every property
-        assert conf is not None
+        assert c._c is not None  # created: librdkafka accepted every property
+        default = AIOKafkaConsumer(bootstrap_servers=NOWHERE)
+        asyncio.run(default.stop())
     finally:
         asyncio.run(c.stop())
 

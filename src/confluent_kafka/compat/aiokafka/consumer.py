@@ -21,6 +21,7 @@ from confluent_kafka.cimpl import TopicPartition as _TP
 
 from . import _options
 from .abc import ConsumerRebalanceListener
+from .coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from .errors import (CommitFailedError, ConsumerStoppedError, IllegalOperation, IllegalStateError,
                      KafkaConfigurationError, KafkaConnectionError, OffsetOutOfRangeError, from_librdkafka)
 from .producer import _GROUP_CONSUMERS, _offsets_list, _sasl_prune, _security_conf
@@ -55,7 +56,7 @@ class AIOKafkaConsumer:
                  max_partition_fetch_bytes: int = 1048576, request_timeout_ms: int = 40000,
                  retry_backoff_ms: int = 100, auto_offset_reset: str = "latest", enable_auto_commit: bool = True,
                  auto_commit_interval_ms: int = 5000, check_crcs: bool = True, metadata_max_age_ms: int = 300000,
-                 partition_assignment_strategy: Any = ("RoundRobinPartitionAssignor",),
+                 partition_assignment_strategy: Any = (RoundRobinPartitionAssignor,),
                  max_poll_interval_ms: int = 300000, rebalance_timeout_ms: Optional[int] = None,
                  session_timeout_ms: int = 10000, heartbeat_interval_ms: int = 3000, consumer_timeout_ms: int = 200,
                  max_poll_records: Optional[int] = None, ssl_context: Any = None, security_protocol: str = "PLAINTEXT",
