@@ -256,9 +256,9 @@ def test_consumer_argument_checks_without_broker() -> None:
     async def main() -> None:
         c = AIOKafkaConsumer(bootstrap_servers=NOWHERE)
         tp = structs.TopicPartition("t", 0)
-        with pytest.raises(ValueError, match="either"):
+        with pytest.raises(TypeError, match="either"):
             c.subscribe()
-        with pytest.raises(ValueError, match="both"):
+        with pytest.raises(TypeError, match="both"):
             c.subscribe(["a"], pattern="b.*")
         with pytest.raises(TypeError, match="ConsumerRebalanceListener"):
             c.subscribe(["a"], listener=object())  # type: ignore[arg-type]

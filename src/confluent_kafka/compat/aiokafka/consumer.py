@@ -173,15 +173,15 @@ class AIOKafkaConsumer:
         :param topics: topic names.
         :param pattern: a regular expression of topic names, instead of ``topics``.
         :param listener: a :class:`~.abc.ConsumerRebalanceListener`.
-        :raises ValueError: when neither or both of topics and pattern are given.
-        :raises TypeError: when listener is not a ConsumerRebalanceListener.
+        :raises TypeError: when neither or both of topics and pattern are given (as aiokafka does), or
+            when listener is not a ConsumerRebalanceListener.
         :raises ~.errors.IllegalStateError: when partitions were assigned with assign().
         """
         self._check_open()
         if not (topics or pattern):
-            raise ValueError("You should provide either `topics` or `pattern`")
+            raise TypeError("You should provide either `topics` or `pattern`")
         if topics and pattern:
-            raise ValueError("You can't provide both `topics` and `pattern`")
+            raise TypeError("You can't provide both `topics` and `pattern`")
         if isinstance(topics, str):
             raise TypeError("topics must be a list of topic names, not a str")
         if listener is not None and not isinstance(listener, ConsumerRebalanceListener):
@@ -261,19 +261,21 @@ class AIOKafkaConsumer:
         self._c.assign([_TP(tp.topic, tp.partition) for tp in partitions])
         self._manual = True
 
-    def assignment(self) -> Set[TopicPartition]:
-        """:returns: the set of assigned partitions (inside on_partitions_assigned: the new ones)."""
+    def assignment(self) -> FrozenSet[TopicPartition]:
+        """:returns: the assigned partitions, a frozenset as in aiokafka (inside
+            on_partitions_assigned: the new ones)."""
         self._check_open()
         if self._pending is not None:
-            return set(self._pending)
-        return {TopicPartition(p.topic, p.partition) for p in self._c.assignment()}
+            return frozenset(self._pending)
+        return frozenset(TopicPartition(p.topic, p.partition) for p in self._c.assignment())
 
-    def subscription(self) -> Set[str]:
-        """:returns: the subscribed topic names (empty when not subscribed)."""
+    def subscription(self) -> FrozenSet[str]:
+        """:returns: the subscribed topic names, a frozenset as in aiokafka (empty when not
+            subscribed; for a pattern, the topics of the assignment)."""
         self._check_open()
         if self._pattern is not None:
-            return {tp.topic for tp in self.assignment()}
-        return set(self._subscribed or ())
+            return frozenset(tp.topic for tp in self.assignment())
+        return frozenset(self._subscribed or ())
 
     def unsubscribe(self) -> None:
         """Leave the subscription (and a manual assignment)."""

@@ -11,7 +11,7 @@ import itertools
 import time
 import weakref
 from asyncio import get_running_loop as _running_loop
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Set
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set
 
 from confluent_kafka.aio import AIOProducer
 from confluent_kafka.cimpl import Consumer as _Consumer
@@ -86,7 +86,7 @@ def _check_headers(headers: Any) -> None:
             raise TypeError(f"headers must be (str, bytes) pairs, got {item!r}")
 
 
-class BatchRecordMetadata(NamedTuple):
+class DefaultRecordMetadata(NamedTuple):
     """What ``BatchBuilder.append()`` returns for a record it took."""
 
     offset: int
@@ -111,7 +111,7 @@ class BatchBuilder:
         self._value_serializer = value_serializer
 
     def append(self, *, timestamp: Optional[int], key: Any, value: Any,
-               headers: Any = None) -> Optional[BatchRecordMetadata]:
+               headers: Any = None) -> Optional[DefaultRecordMetadata]:
         """Add a record unless the batch is full or closed.
 
         :param timestamp: create time in ms since the epoch, or None for now.
@@ -137,7 +137,7 @@ class BatchBuilder:
         ts = int(time.time() * 1000) if timestamp is None else int(timestamp)
         self._records.append((k, v, ts, hdrs or None))
         self._size += size
-        return BatchRecordMetadata(len(self._records) - 1, None, size, ts)
+        return DefaultRecordMetadata(len(self._records) - 1, None, size, ts)
 
     def close(self) -> None:
         """Take no more records."""
@@ -263,6 +263,7 @@ class AIOKafkaProducer:
         self._transactional = transactional_id is not None
         self._in_txn = False
         self._partitions: Dict[str, List[int]] = {}
+        self._partition_sets: Dict[str, FrozenSet[int]] = {}
         self._conf = conf
         self._started = False
         self._closed = False
@@ -295,6 +296,7 @@ class AIOKafkaProducer:
         for name, topic in md.topics.items():
             if topic.error is None:
                 self._partitions[name] = sorted(topic.partitions)
+                self._partition_sets[name] = frozenset(topic.partitions)
         if self._transactional:
             try:
                 await aio.init_transactions(max(self._request_timeout, 60.0))
@@ -335,6 +337,7 @@ class AIOKafkaProducer:
             meta = md.topics.get(topic)
             if meta is not None and meta.error is None and meta.partitions:
                 self._partitions[topic] = sorted(meta.partitions)
+                self._partition_sets[topic] = frozenset(meta.partitions)
                 return set(meta.partitions)
             if _running_loop().time() > deadline:
                 raise KafkaTimeoutError(f"no metadata for topic {topic!r} within {self._request_timeout} s")
@@ -362,7 +365,8 @@ class AIOKafkaProducer:
         :param timestamp_ms: create time in ms since the epoch; None for now.
         :param headers: a list of (str, bytes) pairs.
         :returns: a future resolving to :class:`~.structs.RecordMetadata` (or raising a KafkaError).
-        :raises AssertionError: when both key and value are None, as in aiokafka.
+        :raises AssertionError: when both key and value are None, or the partition is not one of
+            the topic's (as in aiokafka).
         :raises ~.errors.IllegalOperation: a transactional producer outside a transaction.
         :raises ~.errors.MessageSizeTooLargeError: above max_request_size.
         :raises TypeError: for a key, value or header that is not bytes.
@@ -395,8 +399,14 @@ class AIOKafkaProducer:
         if partition is None:
             if self._partitioner is not None:
                 partition = await self._partition(topic, key, value, key, value)
-        elif isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
-            raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+        else:
+            if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
+                raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+            known = self._partition_sets.get(topic)
+            if known is None or partition not in known:  # as aiokafka: checked against metadata
+                await self.partitions_for(topic)
+                if partition not in self._partition_sets[topic]:
+                    raise AssertionError("Unrecognized partition")
         fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
         while True:
             try:
