@@ -224,7 +224,8 @@ def test_offset_out_of_range_with_reset_none(kafka_bootstrap: str, unique_topic:
     assert run(main) == b"only"
 
 
-def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_topic: str) -> None:
+def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_topic: str,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
     produce_values(kafka_bootstrap, unique_topic, {0: [b"p"]})
     calls: List[Any] = []
 
@@ -235,6 +236,7 @@ def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_t
         async def on_partitions_assigned(self, assigned: Set[TopicPartition]) -> None:
             await asyncio.sleep(0)
             calls.append(("assigned", assigned, holder[0].assignment()))
+            raise RuntimeError("a failing listener is logged, as in aiokafka")
 
     async def main() -> None:
         consumer = AIOKafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id="g-" + unique_topic,
@@ -262,3 +264,4 @@ def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_t
     assert calls[0] == ("revoked", set())
     assert calls[1] == ("assigned", everything, everything)
     assert calls[-1] == ("revoked", everything)
+    assert any("failed on on_partitions_assigned" in r.getMessage() for r in caplog.records)

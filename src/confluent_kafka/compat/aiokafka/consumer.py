@@ -210,9 +210,14 @@ class AIOKafkaConsumer:
                               on_revoke=aio._wrap(self._on_revoke, False), on_lost=aio._wrap(self._on_revoke, False))
 
     async def _call_listener(self, method: str, tps: Set[TopicPartition]) -> None:
-        result = getattr(self._listener, method)(tps)
-        if inspect.isawaitable(result):
-            await result
+        # As aiokafka: a listener that raises is logged, and the rebalance goes on.
+        try:
+            result = getattr(self._listener, method)(tps)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("User provided subscription listener %r for group %s failed on %s",
+                          self._listener, self._group_id, method)
 
     async def _on_assign(self, _aio: Any, partitions: List[_TP]) -> None:
         tps = {TopicPartition(p.topic, p.partition) for p in partitions}
