@@ -372,3 +372,31 @@ def test_public_methods_document_fields(cls: type) -> None:
             assert ":returns:" in doc, f"{cls.__name__}.{name}: no :returns:"
         checked += 1
     assert checked >= 5
+
+
+def test_delivery_report_settles_the_send_future() -> None:
+    from confluent_kafka import KafkaError, Message
+    from confluent_kafka.compat.aiokafka.producer import _settle
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        msg = Message(topic="t", partition=2, offset=7, value=b"v", timestamp=(1, 1234))
+        ok = loop.create_future()
+        _settle(ok, None, msg)
+        md = ok.result()
+        assert isinstance(md, structs.RecordMetadata) and isinstance(md.topic_partition, structs.TopicPartition)
+        assert tuple(md) == ("t", 2, ("t", 2), 7, 1234, 0, None)
+        appended = Message(topic="t", partition=2, offset=8, value=b"v", timestamp=(2, 99))
+        fut = loop.create_future()
+        _settle(fut, None, appended)
+        assert (fut.result().timestamp, fut.result().timestamp_type) == (99, 1)
+        failed = loop.create_future()
+        _settle(failed, KafkaError(KafkaError._MSG_TIMED_OUT), msg)
+        assert isinstance(failed.exception(), errors.KafkaTimeoutError)
+        cancelled = loop.create_future()
+        cancelled.cancel()
+        _settle(cancelled, None, msg)  # dropped, nothing raised
+        _settle(cancelled, KafkaError(KafkaError._MSG_TIMED_OUT), msg)
+        assert cancelled.cancelled()
+
+    asyncio.run(main())

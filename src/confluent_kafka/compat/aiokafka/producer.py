@@ -48,30 +48,25 @@ _new_tuple = tuple.__new__
 _TPS: Dict[Any, TopicPartition] = {}  # (topic, partition) -> TopicPartition, shared by the reports
 
 
-def _topic_partition(topic: str, part: int) -> TopicPartition:
-    key = (topic, part)
-    tp = _TPS.get(key)
-    if tp is None:
-        if len(_TPS) > 100_000:
-            _TPS.clear()
-        tp = _TPS[key] = _new_tuple(TopicPartition, key)
-    return tp
-
-
 def _settle(fut: "asyncio.Future[RecordMetadata]", err: Optional[_RdKafkaError], msg: Any) -> None:
-    """Delivery report of one send(): resolve its future with a RecordMetadata."""
-    if fut.done():
-        return
+    """Delivery report of one send(): resolve its future with a RecordMetadata (the hot path:
+    no helper calls, cached TopicPartitions, tuples made without the named tuple's __new__)."""
     try:
         if err is None:
-            tp = _topic_partition(msg.topic(), msg.partition())
+            topic = msg.topic()
+            part = msg.partition()
+            tp = _TPS.get((topic, part))
+            if tp is None:
+                if len(_TPS) > 100_000:
+                    _TPS.clear()
+                tp = _TPS[(topic, part)] = _new_tuple(TopicPartition, (topic, part))
             ts_type, ts = msg.timestamp()
-            fut.set_result(_new_tuple(RecordMetadata, (tp[0], tp[1], tp, msg.offset(), ts if ts_type else None,
+            fut.set_result(_new_tuple(RecordMetadata, (topic, part, tp, msg.offset(), ts if ts_type else None,
                                                        1 if ts_type == 2 else 0, None)))
-        else:
+        elif not fut.done():
             fut.set_exception(from_librdkafka(err))
-    except RuntimeError:
-        pass  # the loop was closed meanwhile
+    except (asyncio.InvalidStateError, RuntimeError):
+        pass  # cancelled by its awaiter (the report is dropped), or the loop was closed meanwhile
 
 
 def _check_bytes(what: str, data: Any) -> None:
