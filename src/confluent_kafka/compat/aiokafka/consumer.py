@@ -691,7 +691,10 @@ class AIOKafkaConsumer:
             except RuntimeError:
                 raise ConsumerStoppedError() from None
         out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]] = {}
-        record = self._record
+        # The hot loop: one ConsumerRecord per message, built inline (what _record() does).
+        record = ConsumerRecord
+        kd = self._key_deserializer
+        vd = self._value_deserializer
         last_tp = None
         bucket: List[ConsumerRecord[Any, Any]] = []
         for m in msgs:
@@ -708,7 +711,14 @@ class AIOKafkaConsumer:
                     continue
                 last_tp = tp
                 bucket = out.setdefault(tp, [])
-            bucket.append(record(m))
+            key = m.key()
+            value = m.value()
+            ts_type, ts = m.timestamp()
+            headers = m.headers()
+            bucket.append(record(topic, part, m.offset(), ts, 1 if ts_type == 2 else 0,
+                                 key if kd is None else kd(key), value if vd is None else vd(value), None,
+                                 -1 if key is None else len(key), -1 if value is None else len(value),
+                                 tuple(headers) if headers else ()))
         if out:
             now = int(time.time() * 1000)
             for tp in out:
