@@ -679,15 +679,16 @@ class AIOKafkaConsumer:
         msgs: List[Any] = []
         if self._held:
             keep = []
-            for m in self._held:
-                if len(msgs) < limit and (not wanted or (m.topic(), m.partition()) in wanted):
-                    msgs.append(m)
+            for held in self._held:
+                if len(msgs) < limit and (not wanted or (held.topic(), held.partition()) in wanted):
+                    msgs.append(held)
                 else:
-                    keep.append(m)
+                    keep.append(held)
             self._held = keep
         if not msgs:
             try:
-                msgs = await aio.consume(limit, timeout_ms / 1000)
+                fetched: Any = await aio.consume(limit, timeout_ms / 1000)
+                msgs = fetched
             except RuntimeError:
                 raise ConsumerStoppedError() from None
         out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]] = {}
