@@ -29,8 +29,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from tansu_broker import TansuBroker  # noqa: E402
 
 NATIVE_DEFAULT = ROOT / "build" / "bench" / "rdkbench"
-CLIENTS = ("ours", "upstream", "kafka-python", "aiokafka", "native")
+CLIENTS = ("ours", "upstream", "kafka-python", "aiokafka", "aiokafka-facade", "native")
 PEERS = ("kafka-python", "aiokafka")  # pure-Python peers, run by peer_worker.py
+
+
+FACADES = ("aiokafka-facade",)  # a peer's workload code run unchanged on this project's facade of it
 
 
 def runs_ours(client: str) -> bool:
