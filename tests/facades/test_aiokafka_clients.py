@@ -265,3 +265,34 @@ def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_t
     assert calls[1] == ("assigned", everything, everything)
     assert calls[-1] == ("revoked", everything)
     assert any("failed on on_partitions_assigned" in r.getMessage() for r in caplog.records)
+
+
+def test_buffered_records_respect_pause_position_and_commit(kafka_bootstrap: str, unique_topic: str) -> None:
+    """getone() takes a batch from librdkafka; what it has not returned yet is neither returned for a
+    paused partition, nor counted by position() or commit()."""
+    produce_values(kafka_bootstrap, unique_topic, {0: [b"r%d" % i for i in range(10)]})
+    tp = TopicPartition(unique_topic, 0)
+
+    async def main() -> None:
+        consumer = AIOKafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id="g-" + unique_topic,
+                                    enable_auto_commit=False, auto_offset_reset="earliest")
+        await consumer.start()
+        try:
+            consumer.assign([tp])
+            first = await consumer.getone()
+            assert first.offset == 0
+            assert await consumer.position(tp) == 1
+            consumer.pause(tp)
+            assert await consumer.getmany(timeout_ms=300) == {}
+            consumer.resume(tp)
+            assert (await consumer.getone()).offset == 1
+            await consumer.commit()
+            assert await consumer.committed(tp) == 2  # not the end of what was fetched
+            rest = await consumer.getmany(timeout_ms=2000, max_records=3)
+            assert [r.offset for r in rest[tp]] == [2, 3, 4]
+            await consumer.commit()
+            assert await consumer.committed(tp) == 5
+        finally:
+            await consumer.stop()
+
+    run(main)

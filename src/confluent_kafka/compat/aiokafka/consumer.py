@@ -11,7 +11,8 @@ import logging
 import re
 import time
 import uuid
-from typing import Any, Dict, FrozenSet, List, Optional, Set
+from collections import deque
+from typing import Any, Deque, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from confluent_kafka.aio import AIOConsumer
 from confluent_kafka.cimpl import OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID
@@ -32,6 +33,7 @@ __all__ = ["AIOKafkaConsumer"]
 log = logging.getLogger(__name__)
 
 _DEFAULT_BATCH = 10000  # most records one getmany() takes without max_records / max_poll_records
+_GETONE_BATCH = 256  # messages getone() takes from librdkafka at once (the rest wait in the buffer)
 _RAISED = frozenset({29, 30, 31})  # authorization failures: raised by getone()/getmany(), as aiokafka does
 _COMMIT_FAILED = frozenset({22, 25, 27})  # ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, REBALANCE_IN_PROGRESS
 
@@ -84,6 +86,9 @@ class AIOKafkaConsumer:
         conf.update(_security_conf(values, "AIOKafkaConsumer"))
         _sasl_prune(conf)
         self._group_id = group_id
+        # Offsets are stored for the records getone()/getmany() return, not for those librdkafka
+        # hands over (some wait in the buffer): commit() and auto-commit see what was consumed.
+        conf["enable.auto.offset.store"] = False
         if group_id is None:
             # librdkafka's consumer needs a group id; this one never joins nor commits.
             conf["group.id"] = f"aiokafka-facade-{uuid.uuid4().hex}"
@@ -109,7 +114,10 @@ class AIOKafkaConsumer:
         self._manual = False
         self._pending: Optional[Dict[TopicPartition, int]] = None  # offsets of an assignment being made
         self._revoked_once = False
-        self._held: List[Any] = []  # messages of other partitions than a getone(*partitions) asked for
+        # Messages taken from librdkafka and not returned yet: the rest of a getone() batch, other
+        # partitions than a getone(*partitions) asked for, paused partitions'.
+        self._held: Deque[Any] = deque()
+        self._paused: Set[Tuple[str, int]] = set()
         self._last_poll: Dict[TopicPartition, int] = {}
         self._partitions: Dict[str, Set[int]] = {}  # topic -> partition ids, from the last metadata
         self._started = False
@@ -204,7 +212,8 @@ class AIOKafkaConsumer:
             return
         aio = self._aio
         if listener is None:
-            self._c.subscribe(names)
+            self._c.subscribe(names, on_revoke=aio._wrap(self._drop_revoked, False),
+                              on_lost=aio._wrap(self._drop_revoked, False))
         else:
             self._c.subscribe(names, on_assign=aio._wrap(self._on_assign, True),
                               on_revoke=aio._wrap(self._on_revoke, False), on_lost=aio._wrap(self._on_revoke, False))
@@ -231,7 +240,14 @@ class AIOKafkaConsumer:
             pending, self._pending = self._pending, None
             await self._aio.assign([_TP(tp.topic, tp.partition, off) for tp, off in pending.items()])
 
+    def _drop_revoked(self, _aio: Any, partitions: List[_TP]) -> None:
+        """Buffered messages of partitions taken away are never returned (the new owner reads them)."""
+        if self._held:
+            gone = {(p.topic, p.partition) for p in partitions}
+            self._held = deque(m for m in self._held if (m.topic(), m.partition()) not in gone)
+
     async def _on_revoke(self, _aio: Any, partitions: List[_TP]) -> None:
+        self._drop_revoked(_aio, partitions)
         self._revoked_once = True
         await self._call_listener("on_partitions_revoked", {TopicPartition(p.topic, p.partition) for p in partitions})
 
@@ -265,6 +281,7 @@ class AIOKafkaConsumer:
             raise IllegalStateError("Subscription to topics, partitions and pattern are mutually exclusive")
         self._c.assign([_TP(tp.topic, tp.partition) for tp in partitions])
         self._manual = True
+        self._held.clear()
 
     def assignment(self) -> FrozenSet[TopicPartition]:
         """:returns: the assigned partitions, a frozenset as in aiokafka (inside
@@ -294,6 +311,7 @@ class AIOKafkaConsumer:
         self._standalone = None
         self._manual = False
         self._held.clear()
+        self._paused.clear()
 
     # ---- positions -------------------------------------------------------------------------
 
@@ -311,7 +329,7 @@ class AIOKafkaConsumer:
         if self._pending is not None:
             self._pending[tp] = offset
             return
-        self._held = [m for m in self._held if (m.topic(), m.partition()) != tp]
+        self._held = deque(m for m in self._held if (m.topic(), m.partition()) != tp)
         target = _TP(tp.topic, tp.partition, offset)
         try:
             self._c.seek(target)
@@ -402,6 +420,10 @@ class AIOKafkaConsumer:
         self._assigned_check(partition)
         if self._pending is not None and self._pending[partition] >= 0:
             return self._pending[partition]
+        for m in self._held:  # the next record to return is buffered
+            if m.topic() == partition.topic and m.partition() == partition.partition:
+                buffered: int = m.offset()
+                return buffered
         pos = self._c.position([_TP(partition.topic, partition.partition)])[0].offset
         if pos >= 0:
             return pos
@@ -540,6 +562,7 @@ class AIOKafkaConsumer:
         self._check_open()
         _tp_check(partitions)
         self._c.pause([_TP(tp.topic, tp.partition) for tp in partitions])
+        self._paused.update((tp.topic, tp.partition) for tp in partitions)
 
     def resume(self, *partitions: TopicPartition) -> None:
         """Fetch these partitions again.
@@ -549,6 +572,7 @@ class AIOKafkaConsumer:
         self._check_open()
         _tp_check(partitions)
         self._c.resume([_TP(tp.topic, tp.partition) for tp in partitions])
+        self._paused.difference_update((tp.topic, tp.partition) for tp in partitions)
 
     def paused(self) -> Set[TopicPartition]:
         """:returns: the set of paused partitions."""
@@ -629,31 +653,78 @@ class AIOKafkaConsumer:
         """
         _tp_check(partitions)
         aio = await self._ready()
-        wanted = set(partitions)
-        if self._held:
-            for i, m in enumerate(self._held):
-                if not wanted or (m.topic(), m.partition()) in wanted:
-                    del self._held[i]
-                    return self._returned(m)
+        wanted = {(tp.topic, tp.partition) for tp in partitions}
         while True:
+            msg = self._take_one(wanted)
+            if msg is not None:
+                self._store([msg])
+                self._last_poll[TopicPartition(msg.topic(), msg.partition())] = int(time.time() * 1000)
+                return self._record(msg)
             try:
-                msg = await aio.poll(None)
+                fetched = await aio.consume(_GETONE_BATCH, None)
             except RuntimeError:
                 raise ConsumerStoppedError() from None
-            if msg is None:
-                continue
-            err = msg.error()
-            if err is not None:
-                self._fetch_error(err, msg)
-                continue
-            if wanted and (msg.topic(), msg.partition()) not in wanted:
-                self._held.append(msg)
-                continue
-            return self._returned(msg)
+            self._absorb(fetched)
 
-    def _returned(self, msg: Any) -> ConsumerRecord[Any, Any]:
-        self._last_poll[TopicPartition(msg.topic(), msg.partition())] = int(time.time() * 1000)
-        return self._record(msg)
+    def _absorb(self, msgs: List[Any]) -> None:
+        """Buffer what librdkafka handed over; then raise the first error aiokafka would raise."""
+        failure: Optional[BaseException] = None
+        held = self._held
+        for m in msgs:
+            err = m.error()
+            if err is None:
+                held.append(m)
+            elif failure is None:
+                try:
+                    self._fetch_error(err, m)
+                except Exception as e:
+                    failure = e
+        if failure is not None:
+            raise failure
+
+    def _take_one(self, wanted: Set[Tuple[str, int]]) -> Any:
+        held = self._held
+        if not held:
+            return None
+        if not wanted and not self._paused:
+            return held.popleft()
+        for i, m in enumerate(held):
+            key = (m.topic(), m.partition())
+            if key not in self._paused and (not wanted or key in wanted):
+                del held[i]
+                return m
+        return None
+
+    def _take_many(self, limit: int, wanted: Set[Tuple[str, int]]) -> List[Any]:
+        held = self._held
+        if not held:
+            return []
+        if not wanted and not self._paused:
+            if len(held) <= limit:
+                everything = list(held)
+                held.clear()
+                return everything
+            return [held.popleft() for _ in range(limit)]
+        out: List[Any] = []
+        keep: Deque[Any] = deque()
+        for m in held:
+            key = (m.topic(), m.partition())
+            if len(out) < limit and key not in self._paused and (not wanted or key in wanted):
+                out.append(m)
+            else:
+                keep.append(m)
+        self._held = keep
+        return out
+
+    def _store(self, msgs: List[Any]) -> None:
+        """Store the offsets after the last of ``msgs`` per partition, for commit() and auto-commit."""
+        last: Dict[Tuple[str, int], int] = {}
+        for m in msgs:
+            last[(m.topic(), m.partition())] = m.offset()
+        try:
+            self._c.store_offsets(offsets=[_TP(t, p, off + 1) for (t, p), off in last.items()])
+        except KafkaException:
+            pass  # a partition revoked meanwhile: its offset is no longer ours to store
 
     async def getmany(self, *partitions: TopicPartition, timeout_ms: int = 0,
                       max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]:
@@ -675,43 +746,34 @@ class AIOKafkaConsumer:
             raise ValueError(f"timeout_ms must be a non-negative number, got {timeout_ms!r}")
         aio = await self._ready()
         limit = max_records or self._max_poll_records or _DEFAULT_BATCH
-        wanted = set(partitions)
-        msgs: List[Any] = []
-        if self._held:
-            keep = []
-            for held in self._held:
-                if len(msgs) < limit and (not wanted or (held.topic(), held.partition()) in wanted):
-                    msgs.append(held)
-                else:
-                    keep.append(held)
-            self._held = keep
+        wanted = {(tp.topic, tp.partition) for tp in partitions}
+        msgs = self._take_many(limit, wanted)
         if not msgs:
             try:
                 fetched: Any = await aio.consume(limit, timeout_ms / 1000)
-                msgs = fetched
             except RuntimeError:
                 raise ConsumerStoppedError() from None
+            if not self._held and not wanted and not self._paused and all(m.error() is None for m in fetched):
+                msgs = fetched  # the common case: everything fetched is returned
+            else:
+                self._absorb(fetched)
+                msgs = self._take_many(limit, wanted)
         out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]] = {}
+        if not msgs:
+            return out
+        self._store(msgs)
         # The hot loop: one ConsumerRecord per message, built inline (what _record() does).
         record = ConsumerRecord
         kd = self._key_deserializer
         vd = self._value_deserializer
-        last_tp = None
+        last_tp: Any = None
         bucket: List[ConsumerRecord[Any, Any]] = []
         for m in msgs:
-            err = m.error()
-            if err is not None:
-                self._fetch_error(err, m)
-                continue
             topic: Any = m.topic()
             part: Any = m.partition()
             if last_tp is None or last_tp[0] != topic or last_tp[1] != part:
-                tp = TopicPartition(topic, part)
-                if wanted and tp not in wanted:
-                    self._held.append(m)
-                    continue
-                last_tp = tp
-                bucket = out.setdefault(tp, [])
+                last_tp = TopicPartition(topic, part)
+                bucket = out.setdefault(last_tp, [])
             key = m.key()
             value = m.value()
             ts_type, ts = m.timestamp()
@@ -720,10 +782,9 @@ class AIOKafkaConsumer:
                                  key if kd is None else kd(key), value if vd is None else vd(value), None,
                                  -1 if key is None else len(key), -1 if value is None else len(value),
                                  tuple(headers) if headers else ()))
-        if out:
-            now = int(time.time() * 1000)
-            for tp in out:
-                self._last_poll[tp] = now
+        now = int(time.time() * 1000)
+        for tp in out:
+            self._last_poll[tp] = now
         return out
 
     def __aiter__(self) -> "AIOKafkaConsumer":
