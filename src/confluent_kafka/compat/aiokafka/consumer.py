@@ -33,6 +33,7 @@ __all__ = ["AIOKafkaConsumer"]
 log = logging.getLogger(__name__)
 
 _DEFAULT_BATCH = 10000  # most records one getmany() takes without max_records / max_poll_records
+_NOTHING: Set[Tuple[str, int]] = set()  # no partition filter (never mutated)
 _GETONE_BATCH = 256  # messages getone() takes from librdkafka at once (the rest wait in the buffer)
 _RAISED = frozenset({29, 30, 31})  # authorization failures: raised by getone()/getmany(), as aiokafka does
 _COMMIT_FAILED = frozenset({22, 25, 27})  # ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, REBALANCE_IN_PROGRESS
@@ -118,7 +119,7 @@ class AIOKafkaConsumer:
         # partitions than a getone(*partitions) asked for, paused partitions'.
         self._held: Deque[Any] = deque()
         self._paused: Set[Tuple[str, int]] = set()
-        self._last_poll: Dict[TopicPartition, int] = {}
+        self._last_poll: Dict[Tuple[str, int], int] = {}
         self._partitions: Dict[str, Set[int]] = {}  # topic -> partition ids, from the last metadata
         self._started = False
         self._closed = False
@@ -651,14 +652,21 @@ class AIOKafkaConsumer:
         :raises ~.errors.ConsumerStoppedError: when the consumer is (or gets) stopped.
         :raises ~.errors.OffsetOutOfRangeError: no valid position and auto_offset_reset="none".
         """
-        _tp_check(partitions)
-        aio = await self._ready()
-        wanted = {(tp.topic, tp.partition) for tp in partitions}
+        if partitions:
+            _tp_check(partitions)
+        if self._closed:
+            raise ConsumerStoppedError()
+        aio = self._aio if self._standalone is None else await self._ready()
+        wanted = {(tp.topic, tp.partition) for tp in partitions} if partitions else _NOTHING
         while True:
             msg = self._take_one(wanted)
             if msg is not None:
-                self._store([msg])
-                self._last_poll[TopicPartition(msg.topic(), msg.partition())] = int(time.time() * 1000)
+                topic, part = msg.topic(), msg.partition()
+                try:
+                    self._c.store_offsets(offsets=[_TP(topic, part, msg.offset() + 1)])
+                except KafkaException:
+                    pass  # revoked meanwhile
+                self._last_poll[(topic, part)] = int(time.time() * 1000)  # (a TopicPartition finds it)
                 return self._record(msg)
             try:
                 fetched = await aio.consume(_GETONE_BATCH, None)
@@ -784,7 +792,7 @@ class AIOKafkaConsumer:
                                  tuple(headers) if headers else ()))
         now = int(time.time() * 1000)
         for tp in out:
-            self._last_poll[tp] = now
+            self._last_poll[(tp.topic, tp.partition)] = now
         return out
 
     def __aiter__(self) -> "AIOKafkaConsumer":
