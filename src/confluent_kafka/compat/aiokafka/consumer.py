@@ -94,7 +94,6 @@ class AIOKafkaConsumer:
             # librdkafka's consumer needs a group id; this one never joins nor commits.
             conf["group.id"] = f"aiokafka-facade-{uuid.uuid4().hex}"
             conf["enable.auto.commit"] = False
-        self._cooperative = False
         self._key_deserializer = key_deserializer
         self._value_deserializer = value_deserializer
         self._max_poll_records = max_poll_records
