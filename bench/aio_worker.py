@@ -87,34 +87,16 @@ class Confluent:
         await c.close()
 
 
-def use_facade() -> None:
-    """Make ``import aiokafka`` resolve to this project's facade (confluent_kafka.compat.aiokafka),
-    so that the aiokafka workload below runs on it unchanged."""
-    import importlib
-
-    sys.modules["aiokafka"] = importlib.import_module("confluent_kafka.compat.aiokafka")
-    for sub in ("abc", "consumer", "errors", "helpers", "producer", "structs"):
-        sys.modules[f"aiokafka.{sub}"] = importlib.import_module(f"confluent_kafka.compat.aiokafka.{sub}")
-
-
 class AioKafka:
-    """aiokafka's producer (send() futures) and consumer (getmany()); with --client
-    aiokafka-facade the same code on this project's aiokafka facade."""
+    """aiokafka's producer (send() futures) and consumer (getmany())."""
 
     def __init__(self, client: str) -> None:
-        if client == "aiokafka-facade":
-            use_facade()
         import aiokafka
 
         self.aiokafka = aiokafka
         self.module = aiokafka.__file__
         self.version = f"aiokafka {aiokafka.__version__}"
         self.librdkafka = "-"
-        if client == "aiokafka-facade":
-            import confluent_kafka
-
-            self.version = f"aiokafka facade (confluent_kafka {version_string(confluent_kafka.version())})"
-            self.librdkafka = confluent_kafka.libversion()[0]
 
     async def _start(self, obj):
         await obj.start()
@@ -230,7 +212,7 @@ async def floor(api, args) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--client", choices=("ours", "upstream", "aiokafka", "aiokafka-facade"), required=True)
+    ap.add_argument("--client", choices=("ours", "upstream", "aiokafka"), required=True)
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--topic", required=True)
     ap.add_argument("-n", type=int, required=True)
@@ -240,7 +222,7 @@ def main() -> int:
     ap.add_argument("--batch-form", action="store_true", help="ours: produce_batch() instead of futures")
     args = ap.parse_args()
 
-    api = AioKafka(args.client) if args.client.startswith("aiokafka") else Confluent(args.client)
+    api = AioKafka(args.client) if args.client == "aiokafka" else Confluent(args.client)
     if args.batch_form:
         api.futures = False
     work = {"consume": consume, "floor": floor}.get(args.mode, produce)

@@ -1,8 +1,6 @@
 """One benchmark run of a pure-Python peer (kafka-python or aiokafka); prints one JSON object.
 
-Runs in the peers' virtualenv (.bench-venv) and imports nothing from this repository;
---client aiokafka-facade runs the aiokafka code on this project's interpreter, with ``import
-aiokafka`` resolved to confluent_kafka.compat.aiokafka. The
+Runs in the peers' virtualenv (.bench-venv) and imports nothing from this repository. The
 workloads mirror producer_worker.py and consumer_worker.py as closely as each library allows:
 
   produce            send() per message, with a callback on each delivery future (--callback) or
@@ -196,7 +194,7 @@ async def aiokafka_consume(args) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--client", choices=("kafka-python", "aiokafka", "aiokafka-facade"), required=True)
+    ap.add_argument("--client", choices=("kafka-python", "aiokafka"), required=True)
     ap.add_argument("--role", choices=("produce", "consume"), required=True)
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--topic", required=True)
@@ -208,9 +206,6 @@ def main() -> int:
     args = ap.parse_args()
     if args.client == "kafka-python":
         return (kafka_python_produce if args.role == "produce" else kafka_python_consume)(args)
-    if args.client == "aiokafka-facade":  # the same code on this project's aiokafka facade
-        from aio_worker import use_facade
-        use_facade()
     return asyncio.run((aiokafka_produce if args.role == "produce" else aiokafka_consume)(args))
 
 

@@ -12,7 +12,7 @@
 * ``registry_url`` (session): a Karapace Schema Registry on ``kafka_bootstrap``
   (tests/registry_support.py; tests/registry, tests/spark and tests/programs share it).
 
-Tests under tests/integration and tests/programs are marked ``integration``, tests under
+Tests under tests/integration, tests/programs and tests/facades are marked ``integration``, tests under
 tests/mock ``mock``, tests under tests/spark ``spark``.
 """
 from __future__ import annotations
@@ -32,7 +32,8 @@ from tansu_broker import TansuBroker  # noqa: E402
 from registry_support import registry_url  # noqa: E402,F401
 
 # tests/programs runs programs written for upstream (quixstreams) against the tansu broker.
-TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration"}
+TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration",
+                "facades": "integration"}
 
 
 def pytest_collection_modifyitems(config, items):
