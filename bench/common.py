@@ -29,11 +29,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from tansu_broker import TansuBroker  # noqa: E402
 
 NATIVE_DEFAULT = ROOT / "build" / "bench" / "rdkbench"
-CLIENTS = ("ours", "upstream", "kafka-python", "kafka-python on ours", "aiokafka", "native")
+CLIENTS = ("ours", "upstream", "kafka-python", "kafka-python on ours", "aiokafka", "aiokafka on ours",
+           "native")
 PEERS = ("kafka-python", "aiokafka")  # pure-Python peers, run by peer_worker.py
 # The peers' own workload code (peer_worker.py, unchanged) run on this project's facades, through
 # `python -m confluent_kafka.compat run`: facade client -> the peer whose code it runs.
-FACADES = {"kafka-python on ours": "kafka-python"}
+FACADES = {"kafka-python on ours": "kafka-python", "aiokafka on ours": "aiokafka"}
 SLACK = 60.0  # seconds a worker process may take beyond its own --timeout (start-up, close)
 
 # (header, key, format) of the measured columns
