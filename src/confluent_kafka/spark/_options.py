@@ -295,7 +295,7 @@ class WriteOptions:
         """
         if self.registry is None:
             return self
-        from ._avro_codec import check_writable
+        from ._codecs import check_writable
 
         types = {name: column_types[name] for name in self.encoded_columns() if name in column_types}
         schemas = resolve_write(self.registry, self.topic, types)
