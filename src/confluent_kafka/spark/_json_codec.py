@@ -184,7 +184,7 @@ def schema_node(resolved: ResolvedSchema) -> Node:
     """The :class:`Node` of the JSON Schema of ``resolved``."""
     refs = {name: json.loads(text) for name, text in resolved.references}
     root = json.loads(resolved.schema)
-    return _node(_Resolver(root, refs), root, ())
+    return _node(_Resolver(root, refs), root, ("#",))
 
 
 def spark_type(node: Node) -> Any:
