@@ -358,3 +358,22 @@ def test_protobuf_refuses_types_without_a_form(registry: Any) -> None:
         resolve_write(options, "out", {"value": T.StructType([T.StructField("d", T.DateType())])})
     with pytest.raises(ValueError, match="a protobuf column must be a struct"):
         resolve_write(options, "out", {"value": T.StringType()})
+
+
+def test_protobuf_schemas_missing_synthetic_oneofs_and_map_entries_are_repaired() -> None:
+    """Karapace's ``serialized`` form of ``.proto`` text drops both; the columns stay the same."""
+    import base64
+
+    from order_proto import order_file
+
+    from confluent_kafka.spark._protobuf_codec import read_plan
+
+    stripped = order_file()
+    order_msg = stripped.message_type[0]
+    for f in order_msg.field:
+        f.ClearField("oneof_index")
+    del order_msg.oneof_decl[:]
+    order_msg.nested_type[1].ClearField("options")
+    text = base64.b64encode(stripped.SerializeToString()).decode()
+    resolved = ResolvedSchema("value", 1, text, format="protobuf", message="shop.Order")
+    assert read_plan(resolved).spark_type.simpleString() == ORDER_SPARK

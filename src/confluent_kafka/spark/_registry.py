@@ -331,7 +331,10 @@ def _lookup_registered(registry: Any, field: FieldFormat, topics: Optional[List[
     subject = default_subject(field, topics, "subscribe or assign" if what == "the read" else "the 'topic' option")
     registered = (registry.get_latest_version(subject, fmt=fmt) if field.version is None
                   else registry.get_version(subject, field.version, fmt=fmt))
-    return _materialize(field, registered.schema, registry, f"subject {subject!r} version {registered.version}",
+    schema = registered.schema
+    if fmt is not None:  # (Karapace honours the format only when a schema is fetched by id)
+        schema = registry.get_schema(int(registered.schema_id), fmt=fmt)
+    return _materialize(field, schema, registry, f"subject {subject!r} version {registered.version}",
                         int(registered.schema_id), subject, registered.version)
 
 
