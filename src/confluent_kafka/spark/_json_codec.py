@@ -622,7 +622,7 @@ def _to_json_value(dtype: Any) -> Optional[Callable[[Any], Any]]:
         def stamp(v: Any) -> Any:
             if v is None:
                 return None
-            text = v.isoformat()
+            text = v.isoformat(timespec="microseconds" if v.microsecond % 1000 else "milliseconds")
             return text[:-6] + "Z" if text.endswith("+00:00") else text
 
         return stamp
