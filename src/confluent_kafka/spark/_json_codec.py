@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+import importlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
@@ -269,7 +270,9 @@ def _converter(node: Node, path: str) -> Callable[[Any], Any]:
                 return None
             if not isinstance(v, want):
                 raise bad(v)
-            return [each(x) for x in v] if kind == "array" else {k: each(x) for k, x in v.items()}
+            if isinstance(v, dict):
+                return {k: each(x) for k, x in v.items()}
+            return [each(x) for x in v]
 
         return many
     if kind == "text":
@@ -408,9 +411,8 @@ class ColumnDecoder:
         self.ids = SchemaIds(registry, "JSON", registry_client)
 
     def _fast(self, text: bytes, count: int) -> Optional[Any]:
-        import pyarrow.json as pj
-
         pa = pyarrow()
+        pj = importlib.import_module("pyarrow.json")
         try:
             table = pj.read_json(
                 pa.BufferReader(text),
@@ -566,13 +568,17 @@ def _check(node: Node, dtype: Any, path: str) -> None:
         if missing:
             raise JsonSchemaError(f"{path}: the column has no field {missing[0]!r}, which the JSON schema requires")
         return
-    if node.kind in ("array", "map"):
-        want = T.ArrayType if node.kind == "array" else T.MapType
-        if not isinstance(dtype, want) or (node.kind == "map" and not isinstance(dtype.keyType, T.StringType)):
+    if node.kind == "array":
+        if not isinstance(dtype, T.ArrayType):
             raise mismatch()
         assert node.item is not None
-        _check(node.item, dtype.elementType if node.kind == "array" else dtype.valueType,
-               f"{path}[]" if node.kind == "array" else f"{path}{{}}")
+        _check(node.item, dtype.elementType, f"{path}[]")
+        return
+    if node.kind == "map":
+        if not isinstance(dtype, T.MapType) or not isinstance(dtype.keyType, T.StringType):
+            raise mismatch()
+        assert node.item is not None
+        _check(node.item, dtype.valueType, f"{path}{{}}")
         return
     if type(dtype).__name__ not in _FITS[node.kind]:
         raise mismatch()

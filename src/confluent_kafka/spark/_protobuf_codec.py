@@ -54,7 +54,7 @@ class ProtobufSchemaError(ValueError):
 def _pool(main: str, refs: Tuple[Tuple[str, str], ...]) -> Tuple[Any, Any]:
     """A descriptor pool holding the well-known files, ``refs`` and ``main`` (base64
     ``FileDescriptorProto`` s); returns the pool and the main file's descriptor."""
-    from google.protobuf.descriptor_pool import DescriptorPool
+    from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
     from ..schema_registry.common.protobuf import _add_file, _init_pool, _str_to_proto
 
@@ -72,7 +72,7 @@ def _repaired(file: Any) -> Any:
     descriptor pool refuses the file without them) and the ``map_entry`` option of the entry
     type of every map field (``<Field>Entry`` with fields key = 1 and value = 2, which a
     ``map<K, V> field`` declares; without the option the map reads as a list of entries)."""
-    from google.protobuf.descriptor_pb2 import FieldDescriptorProto as P
+    from google.protobuf.descriptor_pb2 import FieldDescriptorProto as P  # type: ignore[import-untyped,unused-ignore]
 
     def fix(msg: Any) -> None:
         for nested in msg.nested_type:
@@ -167,7 +167,7 @@ def descriptor(resolved: ResolvedSchema) -> Any:
 # -- descriptor -> Spark --------------------------------------------------------------------------
 
 def _scalar_type(fd: Any) -> Any:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     t = fd.type
@@ -213,7 +213,7 @@ def _node(desc: Any, path: str, seen: Tuple[str, ...]) -> Any:
 
 
 def _field_type(fd: Any, path: str, seen: Tuple[str, ...]) -> Any:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     if _is_map(fd):
@@ -227,7 +227,7 @@ def _field_type(fd: Any, path: str, seen: Tuple[str, ...]) -> Any:
 
 
 def _single_type(fd: Any, path: str, seen: Tuple[str, ...]) -> Any:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     if fd.type in (F.TYPE_MESSAGE, F.TYPE_GROUP):
         return _node(fd.message_type, path, seen)
@@ -260,7 +260,7 @@ def _enum_names(fd: Any) -> Dict[int, str]:
 
 def _scalar_values(fd: Any) -> Callable[[List[Any]], List[Any]]:
     """Turns a list of a scalar field's Python values (None for null) into what Arrow takes."""
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     if fd.type == F.TYPE_ENUM:
         names = _enum_names(fd)
@@ -310,7 +310,7 @@ def _offsets(ms: List[Any], name: str) -> Tuple[Any, List[Any]]:
 
 def _field_column(fd: Any, dtype: Any) -> Column:
     """Builds the Arrow array of field ``fd`` (Spark type ``dtype``) from a list of messages."""
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     pa = pyarrow()
     name = fd.name
@@ -434,7 +434,7 @@ class ColumnDecoder:
     """Decodes one column (key or value) of framed Protobuf into the planned Spark type."""
 
     def __init__(self, resolved: ResolvedSchema, registry: RegistryOptions, registry_client: Any = None) -> None:
-        from google.protobuf import descriptor_pb2, message_factory
+        from google.protobuf import descriptor_pb2, message_factory  # type: ignore[import-untyped,unused-ignore]
 
         from ._json_codec import SchemaIds
 
@@ -497,7 +497,7 @@ class ColumnDecoder:
             could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
         """
         import numpy as np
-        from google.protobuf.message import DecodeError
+        from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
 
         pa = pyarrow()
         column = _framing.binary(column)
@@ -574,7 +574,7 @@ def spark_to_protobuf(dtype: Any, message: Optional[str] = None) -> Any:
     :raises ProtobufSchemaError: for a type with no Protobuf form (not a struct at the top,
         arrays of arrays or of maps, dates, decimals, intervals).
     """
-    from google.protobuf import descriptor_pb2
+    from google.protobuf import descriptor_pb2  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     from ..schema_registry import Schema
@@ -652,7 +652,7 @@ def spark_to_protobuf(dtype: Any, message: Optional[str] = None) -> Any:
 
 def _check(desc: Any, dtype: Any, path: str) -> None:
     """Refuse a Spark type that the message type ``desc`` cannot take."""
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     if desc.full_name == _TIMESTAMP or desc.full_name in _WRAPPERS:
@@ -686,7 +686,7 @@ def _check(desc: Any, dtype: Any, path: str) -> None:
 
 
 def _check_single(fd: Any, dtype: Any, path: str) -> None:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     if fd.type in (F.TYPE_MESSAGE, F.TYPE_GROUP):
         _check(fd.message_type, dtype, path)
@@ -695,7 +695,7 @@ def _check_single(fd: Any, dtype: Any, path: str) -> None:
 
 
 def _check_scalar(fd: Any, dtype: Any, path: str, message: Optional[str]) -> None:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     ints32 = (T.ByteType, T.ShortType, T.IntegerType)
@@ -744,7 +744,7 @@ def check_writable(resolved: ResolvedSchema, dtype: Any) -> None:
 
 def _to_message_value(desc: Any, dtype: Any) -> Callable[[Any], Any]:
     """A converter of a struct column's Python values into keyword data for ``desc``'s class."""
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     if desc.full_name == _TIMESTAMP:
@@ -781,7 +781,7 @@ def _to_message_value(desc: Any, dtype: Any) -> Callable[[Any], Any]:
 
 
 def _scalar_converter(fd: Any) -> Callable[[Any], Any]:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
 
     if fd.type in (F.TYPE_UINT64, F.TYPE_FIXED64):
         return lambda v: int(v) if isinstance(v, decimal.Decimal) else v
@@ -789,7 +789,7 @@ def _scalar_converter(fd: Any) -> Callable[[Any], Any]:
 
 
 def _field_converter(fd: Any, dtype: Any) -> Callable[[Any], Any]:
-    from google.protobuf.descriptor import FieldDescriptor as F
+    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     def single(sfd: Any, t: Any) -> Callable[[Any], Any]:
@@ -812,7 +812,7 @@ class ColumnEncoder:
     message indexes, the message."""
 
     def __init__(self, resolved: ResolvedSchema, spark_type: Any) -> None:
-        from google.protobuf import message_factory
+        from google.protobuf import message_factory  # type: ignore[import-untyped,unused-ignore]
 
         from ..schema_registry.common.protobuf import _create_index_array
         from ..schema_registry.common.serde import SchemaId
