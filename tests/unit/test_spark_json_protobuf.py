@@ -377,3 +377,44 @@ def test_protobuf_schemas_missing_synthetic_oneofs_and_map_entries_are_repaired(
     text = base64.b64encode(stripped.SerializeToString()).decode()
     resolved = ResolvedSchema("value", 1, text, format="protobuf", message="shop.Order")
     assert read_plan(resolved).spark_type.simpleString() == ORDER_SPARK
+
+
+# -- subject name strategies ------------------------------------------------------------------------
+
+STRUCT = T.StructType([T.StructField("id", T.LongType(), False)])
+
+
+@pytest.mark.parametrize("fmt, more, subject", [
+    ("avro", {}, "out-value"),
+    ("avro", {"valueSubjectNameStrategy": "record"}, "topLevelRecord"),
+    ("avro", {"valueSubjectNameStrategy": "TopicRecordNameStrategy"}, "out-topLevelRecord"),
+    ("avro", {"valueSubjectNameStrategy": "record", "valueAvroSchema": json.dumps({
+        "type": "record", "name": "Rec", "namespace": "ns", "fields": [{"name": "id", "type": "long"}]})}, "ns.Rec"),
+    ("json", {"valueSubjectNameStrategy": "record"}, "topLevelRecord"),
+    ("json", {"valueSubjectNameStrategy": "topic_record", "valueJsonSchema": json.dumps({
+        "title": "Thing", "type": "object", "properties": {"id": {"type": "integer"}}})}, "out-Thing"),
+    ("protobuf", {"valueSubjectNameStrategy": "record", "valueProtobufMessage": "shop.Line"}, "shop.Line"),
+    ("protobuf", {"valueSubjectNameStrategy": "topic_record"}, "out-topLevelRecord"),
+])
+def test_writes_register_under_the_strategy_subject(registry: Any, fmt: str, more: Dict[str, str],
+                                                    subject: str) -> None:
+    options = parse_registry_options({"valueformat": fmt, "schema.registry.url": URL,
+                                      **{k.lower(): v for k, v in more.items()}}, read=False)
+    written = resolve_write(options, "out", {"value": STRUCT})
+    assert written["value"].subject == subject
+    assert registry.get_latest_version(subject).schema_id == written["value"].schema_id
+
+
+def test_strategies_refused_where_the_record_is_unknown(registry: Any) -> None:
+    with pytest.raises(ValueError, match="option 'valueSubjectNameStrategy' must be topic, record or topic_record"):
+        ReadOptions.parse({**BS, "subscribe": "t", "valueFormat": "avro", "valueSubjectNameStrategy": "daily", **REG},
+                          streaming=False)
+    with pytest.raises(ValueError, match="'keySubjectNameStrategy' needs keyFormat="):
+        ReadOptions.parse({**BS, "subscribe": "t", "keySubjectNameStrategy": "record"}, streaming=False)
+    options = read_options("json", valueSubjectNameStrategy="record")
+    with pytest.raises(ValueError, match="set the option 'valueSubject' \\(or 'valueSchemaId'\\): with "
+                                         "valueSubjectNameStrategy=record the subject names the record"):
+        resolve_read(options, ["orders"])
+    JSONSerializer(json.dumps(ORDER_JSON), registry)({"id": 1}, CTX)
+    by_subject = read_options("json", valueSubjectNameStrategy="record", valueSubject="orders-value")
+    assert resolve_read(by_subject, ["orders"])["value"].subject == "orders-value"

@@ -24,6 +24,11 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 FORMATS = ("binary", "avro", "json", "protobuf")
 #: The registry's schema type of each framed format.
 SCHEMA_TYPES = {"avro": "AVRO", "json": "JSON", "protobuf": "PROTOBUF"}
+#: ``<field>SubjectNameStrategy``: how the subject is named when ``<field>Subject`` is not set
+#: (Confluent's TopicNameStrategy, RecordNameStrategy and TopicRecordNameStrategy).
+STRATEGIES = {"topic": "topic", "topicnamestrategy": "topic", "record": "record",
+              "recordnamestrategy": "record", "topic_record": "topic_record",
+              "topicrecordnamestrategy": "topic_record"}
 # Options of one format only (``<field><suffix>``), and the format they need.
 _FORMAT_OPTIONS = {"AvroSchema": "avro", "JsonSchema": "json", "ProtobufMessage": "protobuf"}
 
@@ -49,6 +54,7 @@ class FieldFormat:
     avro_schema: Optional[str] = None  # writes: the schema to register instead of a derived one
     json_schema: Optional[str] = None  # the same for json
     protobuf_message: Optional[str] = None  # protobuf: the message type (full name) of the schema
+    strategy: str = "topic"  # the subject name strategy: topic, record or topic_record
 
     @property
     def option_prefix(self) -> str:
@@ -93,7 +99,8 @@ def _field_format(o: Mapping[str, str], field: str, read: bool) -> Optional[Fiel
     fmt = "binary" if raw is None else raw.strip().lower()
     if fmt not in FORMATS:
         raise ValueError(f"option {name!r} must be one of {', '.join(FORMATS)}, not {raw!r}")
-    opts = {k: f"{field}{k}" for k in ("Subject", "SchemaId", "SchemaVersion", *_FORMAT_OPTIONS)}
+    opts = {k: f"{field}{k}" for k in ("Subject", "SchemaId", "SchemaVersion", "SubjectNameStrategy",
+                                       *_FORMAT_OPTIONS)}
     if fmt == "binary":
         given = [v for v in opts.values() if v.lower() in o]
         if given:
@@ -127,9 +134,14 @@ def _field_format(o: Mapping[str, str], field: str, read: bool) -> Optional[Fiel
             raise ValueError(f"option {option!r} is not JSON: {exc}") from None
     message = o.get(opts["ProtobufMessage"].lower()) or None
     subject = o.get(opts["Subject"].lower()) or None
+    raw_strategy = o.get(opts["SubjectNameStrategy"].lower())
+    strategy = "topic" if raw_strategy is None else STRATEGIES.get(raw_strategy.strip().lower().replace("-", "_"))
+    if strategy is None:
+        raise ValueError(f"option {opts['SubjectNameStrategy']!r} must be topic, record or topic_record "
+                         f"(TopicNameStrategy, RecordNameStrategy, TopicRecordNameStrategy), not {raw_strategy!r}")
     return FieldFormat(field, fmt, subject=subject, schema_id=schema_id, version=version,
                        avro_schema=text if fmt == "avro" else None, json_schema=text if fmt == "json" else None,
-                       protobuf_message=message)
+                       protobuf_message=message, strategy=strategy)
 
 
 def _client_conf(o: Mapping[str, str]) -> Tuple[Tuple[str, Any], ...]:
@@ -255,15 +267,54 @@ def self_contained(schema: Any, registry: Any, what: str) -> str:
     return json.dumps(_clean(parse_schema_with_repo(prepared, named)), separators=(",", ":"))
 
 
-def default_subject(field: FieldFormat, topics: Optional[List[str]], option_for_topics: str) -> str:
-    """The subject of ``field``: its ``<field>Subject`` option, else ``<topic>-<field>`` (the
-    topic name strategy) when the query names exactly one topic."""
+def default_subject(field: FieldFormat, topics: Optional[List[str]], option_for_topics: str,
+                    record_name: Optional[str] = None) -> str:
+    """The subject of ``field``: its ``<field>Subject`` option, else the one its subject name
+    strategy names: ``<topic>-<field>`` (topic, the default), ``<record name>`` (record) or
+    ``<topic>-<record name>`` (topic_record), the topic being the one the query names.
+
+    :param record_name: the full name of the record (Avro), the title (JSON Schema) or the
+        message type (Protobuf) of the schema, where it is known.
+    :raises ValueError: when the strategy needs a topic or a record name that is not known.
+    """
     if field.subject:
         return field.subject
+    option = f"{field.field}SubjectNameStrategy"
+    if field.strategy != "topic" and not record_name:
+        raise ValueError(f"set the option '{field.field}Subject' (or '{field.field}SchemaId'): with "
+                         f"{option}={field.strategy} the subject names the record, which is only known here "
+                         f"from a schema that a write registers")
+    if field.strategy == "record":
+        return str(record_name)
     if topics is not None and len(topics) == 1:
-        return f"{topics[0]}-{field.field}"
+        return f"{topics[0]}-{field.field if field.strategy == 'topic' else record_name}"
+    which = field.field if field.strategy == "topic" else "<record name>"
     raise ValueError(f"set the option '{field.field}Subject' (or '{field.field}SchemaId'): the subject "
-                     f"'<topic>-{field.field}' is only taken by default when {option_for_topics} names one topic")
+                     f"'<topic>-{which}' is only taken by default when {option_for_topics} names one topic")
+
+
+def record_name(field: FieldFormat, schema: Any) -> Optional[str]:
+    """The name the record strategies give the schema ``schema`` (a registry
+    :class:`~confluent_kafka.schema_registry.Schema`) of ``field``: the Avro record's full name,
+    the JSON Schema's ``title``, the Protobuf message type's full name; None without one."""
+    if field.format == "protobuf":
+        from ._protobuf_codec import registered_protobuf
+
+        return registered_protobuf(schema, None, "the schema", field.protobuf_message)[2]
+    try:
+        parsed = json.loads(schema.schema_str or "null")
+    except ValueError:
+        return None
+    if not isinstance(parsed, dict):
+        return None
+    if field.format == "json":
+        title = parsed.get("title")
+        return title if isinstance(title, str) and title else None
+    name = parsed.get("name")
+    if not isinstance(name, str) or parsed.get("type") not in ("record", "enum", "fixed"):
+        return None
+    namespace = parsed.get("namespace")
+    return name if "." in name or not namespace else f"{namespace}.{name}"
 
 
 def resolve_read(options: RegistryOptions, topics: Optional[List[str]]) -> Dict[str, ResolvedSchema]:
@@ -357,8 +408,8 @@ def resolve_write(options: RegistryOptions, topic: Optional[str], column_types: 
         if f.schema_id is not None or f.version is not None:
             out[f.field] = _resolve_registered(registry, f, topics, "the write")
             continue
-        subject = default_subject(f, topics, "the 'topic' option")
         schema = _derived_schema(f, column_types[f.field])
+        subject = default_subject(f, topics, "the 'topic' option", record_name(f, schema))
         registered = registry.register_schema_full_response(subject, schema)
         out[f.field] = _materialize(f, schema, registry, f"the schema of {f.field}", int(registered.schema_id),
                                     subject)
@@ -377,8 +428,12 @@ def _derived_schema(f: FieldFormat, spark_type: Any) -> Any:
     if f.format == "json":
         from ._json_codec import spark_to_json_schema
 
-        text = f.json_schema or json.dumps(spark_to_json_schema(spark_type), separators=(",", ":"))
-        return Schema(text, "JSON")
+        if f.json_schema:
+            return Schema(f.json_schema, "JSON")
+        derived = spark_to_json_schema(spark_type)
+        if derived.get("type") == "object":  # the record name, as topLevelRecord for Avro
+            derived = {"title": "topLevelRecord", **derived}
+        return Schema(json.dumps(derived, separators=(",", ":")), "JSON")
     from ._protobuf_codec import spark_to_protobuf
 
     return spark_to_protobuf(spark_type, f.protobuf_message)
