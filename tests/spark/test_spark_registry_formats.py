@@ -99,7 +99,7 @@ def test_json_read_batch_and_streaming_write_back(spark: Any, new_topic: Callabl
         assert r.joined.replace(tzinfo=UTC) == T0 + datetime.timedelta(seconds=i)
 
     streamed = collect_stream(spark, {**sr_options, "subscribe": topic, "startingOffsets": "earliest",
-                                      "maxOffsetsPerTrigger": "150", "valueFormat": "json"},
+                                      "maxOffsetsPerTrigger": "250", "valueFormat": "json"},
                               str(tmp_path / "cp"), ["value.id", "value.address.zip"])
     assert sorted((r.id, r.zip) for r in streamed) == [(i, 1000 + i) for i in range(400)]
 
@@ -116,14 +116,12 @@ def test_json_read_batch_and_streaming_write_back(spark: Any, new_topic: Callabl
     assert back.schema["value"] == df.schema["value"]
     assert sorted(back.select("value.*").collect()) == sorted(df.select("value.*").collect())
 
-    # a record that is not framed JSON: the read fails naming it, or follows the mode
+    # a record that is not framed JSON: the read fails naming it (the modes: tests/unit)
     bad = new_topic(1, "-bad")
     produce(kafka_bootstrap, bad, ser, [user(i) for i in range(20)], 1, raw={7: b'{"id": 7}'})
     options = {**sr_options, "subscribe": bad, "valueFormat": "json", "valueSubject": f"{topic}-value"}
     with pytest.raises(Exception, match=f"{bad}\\[0\\] offset 7: the value starts with byte 0x7b"):
         spark.read.format(FORMAT).options(**options).load().collect()
-    kept = spark.read.format(FORMAT).options(**options, mode="DROPMALFORMED").load().select("offset").collect()
-    assert sorted(r.offset for r in kept) == [i for i in range(20) if i != 7]
 
 
 def order(i: int) -> Any:
@@ -158,10 +156,9 @@ def test_protobuf_read_batch_and_streaming_write_back(spark: Any, new_topic: Cal
             i, None if i % 5 == 0 else f"c{i}", i / 4, "PAID" if i % 2 else "NEW", "hi" if i % 2 else None, 2**63 + i)
         assert [(x.sku, x.qty) for x in r.lines] == [(f"s{j}", j) for j in range(i % 3)]
         assert r.attrs == {"n": str(i)} and r.placed.replace(tzinfo=UTC) == T0 + datetime.timedelta(milliseconds=i)
-    assert df.where("value.status = 'PAID'").count() == 200
 
     streamed = collect_stream(spark, {**sr_options, "subscribe": topic, "startingOffsets": "earliest",
-                                      "maxOffsetsPerTrigger": "150", "valueFormat": "protobuf"},
+                                      "maxOffsetsPerTrigger": "250", "valueFormat": "protobuf"},
                               str(tmp_path / "cp"), ["value.id", "value.status"])
     assert sorted(r.id for r in streamed) == list(range(400))
 
