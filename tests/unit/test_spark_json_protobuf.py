@@ -151,6 +151,27 @@ def test_json_lines_frames_each_payload_and_flattens_line_breaks() -> None:
     assert json_lines(data, starts, lengths) == b'{"v":{ "a": 1}}\n{"v":[]}\n{"v":}\n'
 
 
+def test_object_lines_turns_each_framing_into_a_line_break() -> None:
+    import numpy as np
+
+    from confluent_kafka.spark._json_codec import object_lines
+
+    values = [b"\x00\x00\x00\x0a\x01{\n\"a\": 1}", b"\x00\x00\x00\x00\x0d{}"]
+    data = np.frombuffer(b"--" + b"".join(values), np.uint8)  # (an array slice starts later)
+    lengths = np.array([len(v) for v in values], np.int64)
+    starts = np.array([2, 2 + len(values[0])], np.int64)
+    assert object_lines(data, starts, lengths) == b'    \n{ "a": 1}    \n{}'
+
+
+def test_json_objects_with_line_breaks_decode_on_the_fast_path(registry: Any) -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}, "s": {"type": "string"}}}
+    header = b"\x00" + registry.register_schema("orders-value", Schema(json.dumps(schema), "JSON")).to_bytes(4, "big")
+    values = [header + b'{\n  "a": 1,\r\n  "s": "x\\ny"\n}', header + b'{"s": null}']
+    resolved = resolve_read(read_options("json"), ["orders"])
+    decoder = BatchDecoder(read_options("json"), resolved)
+    assert decoder(kafka_batch(values)).column("value").to_pylist() == [{"a": 1, "s": "x\ny"}, {"a": None, "s": None}]
+
+
 def test_json_batch_decodes_and_names_bad_records(registry: Any) -> None:
     ser = JSONSerializer(json.dumps(ORDER_JSON), registry)
     good = [ser({"id": i, "name": None if i % 3 == 0 else f"n{i}", "when": "2024-05-01T12:00:00.5Z",
