@@ -652,7 +652,6 @@ def spark_to_protobuf(dtype: Any, message: Optional[str] = None) -> Any:
 
 def _check(desc: Any, dtype: Any, path: str) -> None:
     """Refuse a Spark type that the message type ``desc`` cannot take."""
-    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
     from pyspark.sql import types as T
 
     if desc.full_name == _TIMESTAMP or desc.full_name in _WRAPPERS:
@@ -682,7 +681,6 @@ def _check(desc: Any, dtype: Any, path: str) -> None:
                                           f"repeated (an array)")
             t = t.elementType
         _check_single(fd, t, fpath)
-    del F
 
 
 def _check_single(fd: Any, dtype: Any, path: str) -> None:
@@ -723,8 +721,8 @@ def _check_scalar(fd: Any, dtype: Any, path: str, message: Optional[str]) -> Non
         else:
             allowed = (T.BinaryType,)
         ok = isinstance(dtype, allowed)
-        want = message or {F.TYPE_ENUM: f"the enum {fd.enum_type.full_name}" if t == F.TYPE_ENUM else ""}.get(
-            t, "") or f"a {_scalar_type(fd).simpleString()}"
+        want = message or (f"the enum {fd.enum_type.full_name}" if t == F.TYPE_ENUM
+                           else f"a {_scalar_type(fd).simpleString()}")
     if not ok:
         raise ProtobufSchemaError(f"{path}: the column is {dtype.simpleString()}, the Protobuf schema has {want} there")
 
@@ -744,9 +742,6 @@ def check_writable(resolved: ResolvedSchema, dtype: Any) -> None:
 
 def _to_message_value(desc: Any, dtype: Any) -> Callable[[Any], Any]:
     """A converter of a struct column's Python values into keyword data for ``desc``'s class."""
-    from google.protobuf.descriptor import FieldDescriptor as F  # type: ignore[import-untyped,unused-ignore]
-    from pyspark.sql import types as T
-
     if desc.full_name == _TIMESTAMP:
         def stamp(v: Any) -> Any:
             if v is None:
@@ -776,7 +771,6 @@ def _to_message_value(desc: Any, dtype: Any) -> Callable[[Any], Any]:
                 out[n] = c(x)
         return out
 
-    del F, T
     return struct
 
 
