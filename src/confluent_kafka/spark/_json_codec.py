@@ -380,7 +380,8 @@ def object_lines(data: Any, starts: Any, lengths: Any) -> bytes:
     rel = starts - first
     buf[(rel[:, None] + np.arange(_framing.HEADER - 1)).ravel()] = 32
     buf[rel + _framing.HEADER - 1] = 10
-    return buf.tobytes()
+    text: bytes = buf.tobytes()
+    return text
 
 
 class SchemaIds:
