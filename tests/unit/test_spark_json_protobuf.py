@@ -222,13 +222,35 @@ def test_json_write_registers_a_derived_schema_and_round_trips(registry: Any) ->
     encoded = BatchEncoder(written, {"value": dtype})(pa.RecordBatch.from_pydict({"value": column})).column(0)
     first = encoded[0].as_py()
     assert first[:5] == b"\x00" + written["value"].schema_id.to_bytes(4, "big") and encoded[1].as_py() is None
-    assert json.loads(first[5:]) == {"id": 1, "when": "2024-01-01T00:00:00.000Z", "b": "eHk=", "price": 1.25,
+    assert json.loads(first[5:]) == {"id": 1, "when": "2024-01-01T00:00:00.000000Z", "b": "eHk=", "price": 1.25,
                                      "m": {"k": 1}}
     # the ordinary deserializer reads it, validating against the registered schema
     out_ctx = SerializationContext("out", MessageField.VALUE)
     assert JSONDeserializer(None, schema_registry_client=registry)(first, out_ctx)["id"] == 1
     registered = registry.get_latest_version("out-value")
     assert registered.schema.schema_type == "JSON"
+
+
+def test_json_write_converts_nested_values_the_same_way(registry: Any) -> None:
+    """Timestamps, dates and decimals are converted by Arrow through structs and in Python
+    inside arrays and maps: the text is the same either way."""
+    stamp = datetime.datetime(2024, 1, 1, 0, 0, 0, 1500, tzinfo=UTC)
+    dtype = T.StructType([
+        T.StructField("t", T.TimestampType()), T.StructField("d", T.DateType()),
+        T.StructField("sub", T.StructType([T.StructField("t", T.TimestampType())])),
+        T.StructField("ts", T.ArrayType(T.TimestampType())), T.StructField("ds", T.ArrayType(T.DateType())),
+        T.StructField("m", T.MapType(T.StringType(), T.DecimalType(5, 2)))])
+    options = parse_registry_options({"valueformat": "json", "schema.registry.url": URL}, read=False)
+    written = resolve_write(options, "nested", {"value": dtype})
+    row = {"t": stamp, "d": datetime.date(2024, 2, 3), "sub": {"t": stamp}, "ts": [stamp, None],
+           "ds": [datetime.date(2024, 2, 3)], "m": [("k", decimal.Decimal("1.50"))]}
+    column = pa.array([row, {"t": None, "d": None, "sub": None, "ts": None, "ds": None, "m": None}],
+                      spark_arrow_type(dtype))
+    encoded = BatchEncoder(written, {"value": dtype})(pa.RecordBatch.from_pydict({"value": column})).column(0)
+    text = "2024-01-01T00:00:00.001500Z"
+    assert json.loads(encoded[0].as_py()[5:]) == {"t": text, "d": "2024-02-03", "sub": {"t": text},
+                                                  "ts": [text, None], "ds": ["2024-02-03"], "m": {"k": 1.5}}
+    assert json.loads(encoded[1].as_py()[5:]) == dict.fromkeys(["t", "d", "sub", "ts", "ds", "m"])
 
 
 def test_json_check_writable_names_the_field(registry: Any) -> None:

@@ -628,13 +628,38 @@ def check_writable(resolved: ResolvedSchema, dtype: Any) -> None:
 
 # -- encoding -------------------------------------------------------------------------------------
 
-def _to_json_value(dtype: Any) -> Optional[Callable[[Any], Any]]:
+def _arrow_ready(column: Any, dtype: Any) -> Any:
+    """``column`` (of Spark type ``dtype``) with its timestamps, dates and decimals turned into
+    ISO text and floats by Arrow, through structs (not inside arrays and maps, which
+    :func:`_to_json_value` converts in Python): no Python datetime per value."""
+    from pyspark.sql import types as T
+
+    pa, pc = pyarrow(), importlib.import_module("pyarrow.compute")
+    if isinstance(dtype, T.StructType):
+        children = [_arrow_ready(child, f.dataType) for child, f in zip(column.flatten(), dtype.fields)]
+        if all(c is o for c, o in zip(children, column.flatten())):
+            return column
+        mask = column.is_null() if column.null_count else None
+        return pa.StructArray.from_arrays(children, names=dtype.fieldNames(), mask=mask)
+    if isinstance(dtype, T.TimestampType):
+        return pc.strftime(column, format="%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(dtype, T.TimestampNTZType):
+        return pc.strftime(column, format="%Y-%m-%dT%H:%M:%S")
+    if isinstance(dtype, T.DateType):
+        return column.cast(pa.string())
+    if isinstance(dtype, T.DecimalType):
+        return column.cast(pa.float64())
+    return column
+
+
+def _to_json_value(dtype: Any, arrow_done: bool = False) -> Optional[Callable[[Any], Any]]:
     """A converter of the Python values of a column of ``dtype`` into JSON data (None when
-    they are JSON data already)."""
+    they are JSON data already); ``arrow_done``: timestamps, dates and decimals were already
+    converted by :func:`_arrow_ready` (true through structs from the top)."""
     from pyspark.sql import types as T
 
     if isinstance(dtype, T.StructType):
-        parts = [(f.name, _to_json_value(f.dataType)) for f in dtype.fields]
+        parts = [(f.name, _to_json_value(f.dataType, arrow_done)) for f in dtype.fields]
         todo = [(n, c) for n, c in parts if c is not None]
         if not todo:
             return None
@@ -655,21 +680,38 @@ def _to_json_value(dtype: Any) -> Optional[Callable[[Any], Any]]:
         if isinstance(dtype, T.ArrayType):
             return lambda v: None if v is None else [each(x) for x in v]
         return lambda v: None if v is None else {k: each(x) for k, x in v.items()}
+    if isinstance(dtype, T.BinaryType):
+        return lambda v: None if v is None else base64.b64encode(v).decode("ascii")
+    if arrow_done:
+        return None
     if isinstance(dtype, (T.TimestampType, T.TimestampNTZType)):
         def stamp(v: Any) -> Any:
             if v is None:
                 return None
-            text = v.isoformat(timespec="microseconds" if v.microsecond % 1000 else "milliseconds")
+            text = v.isoformat(timespec="microseconds")
             return text[:-6] + "Z" if text.endswith("+00:00") else text
 
         return stamp
     if isinstance(dtype, T.DateType):
         return lambda v: None if v is None else v.isoformat()
-    if isinstance(dtype, T.BinaryType):
-        return lambda v: None if v is None else base64.b64encode(v).decode("ascii")
     if isinstance(dtype, T.DecimalType):
         return lambda v: None if v is None else float(v)
     return None
+
+
+def _rows(column: Any) -> List[Any]:
+    """The Python values of ``column``; a struct's built a child at a time (far fewer Python
+    objects than ``StructArray.to_pylist``)."""
+    from ._avro_codec import _pylist
+
+    pa = pyarrow()
+    if not pa.types.is_struct(column.type) or not column.type.num_fields:
+        return _pylist(column)
+    names = [column.type.field(i).name for i in range(column.type.num_fields)]
+    rows: List[Any] = [dict(zip(names, vals)) for vals in zip(*(_pylist(c) for c in column.flatten()))]
+    if column.null_count:
+        rows = [r if ok else None for r, ok in zip(rows, column.is_valid().to_pylist())]
+    return rows
 
 
 class ColumnEncoder:
@@ -678,17 +720,16 @@ class ColumnEncoder:
     def __init__(self, resolved: ResolvedSchema, spark_type: Any) -> None:
         self.resolved = resolved
         self.header = _framing.header(resolved.schema_id)
-        self.convert = _to_json_value(spark_type)
+        self.spark_type = spark_type
+        self.convert = _to_json_value(spark_type, arrow_done=True)
 
     def encode(self, column: Any) -> Any:
         """The framed JSON of every value of ``column`` (null stays null)."""
-        from ._avro_codec import _pylist
-
         pa = pyarrow()
         header, convert = self.header, self.convert
         dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
         out: List[Optional[bytes]] = []
-        for row, v in enumerate(_pylist(column)):
+        for row, v in enumerate(_rows(_arrow_ready(column, self.spark_type))):
             if v is None:
                 out.append(None)
                 continue

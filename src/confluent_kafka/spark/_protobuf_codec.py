@@ -746,6 +746,8 @@ def _to_message_value(desc: Any, dtype: Any) -> Callable[[Any], Any]:
         def stamp(v: Any) -> Any:
             if v is None:
                 return None
+            if isinstance(v, int):  # microseconds (see _arrow_ready)
+                return {"seconds": v // 1_000_000, "nanos": (v % 1_000_000) * 1000}
             if v.tzinfo is None:
                 v = v.replace(tzinfo=datetime.timezone.utc)
             delta = v - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
@@ -801,6 +803,24 @@ def _field_converter(fd: Any, dtype: Any) -> Callable[[Any], Any]:
     return single(fd, dtype)
 
 
+def _arrow_ready(column: Any, dtype: Any) -> Any:
+    """``column`` with its timestamps as int64 microseconds, through structs: no Python datetime
+    per value (timestamps inside arrays and maps stay datetimes)."""
+    from pyspark.sql import types as T
+
+    pa = pyarrow()
+    if isinstance(dtype, T.StructType):
+        flat = column.flatten()
+        children = [_arrow_ready(child, f.dataType) for child, f in zip(flat, dtype.fields)]
+        if all(c is o for c, o in zip(children, flat)):
+            return column
+        mask = column.is_null() if column.null_count else None
+        return pa.StructArray.from_arrays(children, names=dtype.fieldNames(), mask=mask)
+    if isinstance(dtype, (T.TimestampType, T.TimestampNTZType)):
+        return column.cast(pa.int64())
+    return column
+
+
 class ColumnEncoder:
     """Encodes one Arrow struct column (key or value) as framed Protobuf: the schema id, the
     message indexes, the message."""
@@ -815,6 +835,7 @@ class ColumnEncoder:
         desc = descriptor(resolved)
         self.message_class = message_factory.GetMessageClass(desc)
         self.header = SchemaId("PROTOBUF", resolved.schema_id, None, _create_index_array(desc)).id_to_bytes()
+        self.spark_type = spark_type
         self.convert = _to_message_value(desc, spark_type)
 
     def encode(self, column: Any) -> Any:
@@ -823,12 +844,12 @@ class ColumnEncoder:
         :raises SerializationError: for a value the message type does not accept, naming the row.
         """
         from ..serialization import SerializationError
-        from ._avro_codec import _pylist
+        from ._json_codec import _rows
 
         pa = pyarrow()
         header, convert, cls = self.header, self.convert, self.message_class
         out: List[Optional[bytes]] = []
-        for row, v in enumerate(_pylist(column)):
+        for row, v in enumerate(_rows(_arrow_ready(column, self.spark_type))):
             if v is None:
                 out.append(None)
                 continue
