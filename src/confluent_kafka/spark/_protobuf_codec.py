@@ -484,7 +484,8 @@ class ColumnDecoder:
                 written = _message_at(file, list(indexes)).full_name
                 if written != self.desc.full_name:
                     why = (f"was written as {written} (schema id {schema_id}, message indexes {list(indexes)}), "
-                           f"not as the read's {self.desc.full_name}")
+                           f"not as the read's {self.desc.full_name} (the option "
+                           f"{self.field}ProtobufMessage picks the message type)")
             except (ValueError, KeyError) as exc:
                 why = f"names schema id {schema_id} with message indexes {list(indexes)}, which cannot be read: {exc}"
         self._writers[key] = why
