@@ -28,10 +28,12 @@ OffsetSpec = Union[str, Dict[str, Dict[int, int]]]
 # Options that are Spark's but make no sense here (JVM deserializers, the JVM consumer's own
 # offset management): refused with a reason rather than silently ignored.
 _REFUSED = {
-    "kafka.key.serializer": "keys are written as given (binary or string columns), or with keyFormat=avro",
-    "kafka.value.serializer": "values are written as given (binary or string columns), or with valueFormat=avro",
-    "kafka.key.deserializer": "keys are read as binary, or decoded with keyFormat=avro",
-    "kafka.value.deserializer": "values are read as binary, or decoded with valueFormat=avro",
+    "kafka.key.serializer": "keys are written as given (binary or string columns), or with keyFormat=avro, "
+                            "json or protobuf",
+    "kafka.value.serializer": "values are written as given (binary or string columns), or with valueFormat=avro, "
+                              "json or protobuf",
+    "kafka.key.deserializer": "keys are read as binary, or decoded with keyFormat=avro, json or protobuf",
+    "kafka.value.deserializer": "values are read as binary, or decoded with valueFormat=avro, json or protobuf",
     "kafka.enable.auto.commit": "the source never commits offsets; Spark tracks them",
     "kafka.auto.offset.reset": "use startingOffsets instead",
 }
@@ -326,7 +328,7 @@ class WriteOptions:
         """
         if self.registry is None:
             return self
-        from ._avro_codec import check_writable
+        from ._codecs import check_writable
 
         types = {name: column_types[name] for name in self.encoded_columns() if name in column_types}
         schemas = resolve_write(self.registry, self.topic, types)

@@ -175,7 +175,7 @@ def write_batches(opts: WriteOptions, batches: Iterable[Any], task_id: Optional[
     rows = 0
     encode = None
     if opts.schemas:
-        from ._avro_codec import BatchEncoder
+        from ._codecs import BatchEncoder
 
         encode = BatchEncoder(opts.schemas, opts.column_types or {})
     try:
