@@ -57,6 +57,7 @@ def _pool(main: str, refs: Tuple[Tuple[str, str], ...]) -> Tuple[Any, Any]:
     from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
     from ..schema_registry.common.protobuf import _add_file, _init_pool, _str_to_proto
+    from ..schema_registry.common.protobuf import repair_registry_file as _repaired
 
     pool = DescriptorPool()
     _init_pool(pool)
@@ -64,34 +65,6 @@ def _pool(main: str, refs: Tuple[Tuple[str, str], ...]) -> Tuple[Any, Any]:
         _add_file(pool, _repaired(_str_to_proto(name, text)))
     _add_file(pool, _repaired(_str_to_proto("default", main)))
     return pool, pool.FindFileByName("default")
-
-
-def _repaired(file: Any) -> Any:
-    """``file`` with what a registry that turns ``.proto`` text into the ``serialized`` form
-    may leave out (Karapace does): the synthetic oneof of every proto3 ``optional`` field (the
-    descriptor pool refuses the file without them) and the ``map_entry`` option of the entry
-    type of every map field (``<Field>Entry`` with fields key = 1 and value = 2, which a
-    ``map<K, V> field`` declares; without the option the map reads as a list of entries)."""
-    from google.protobuf.descriptor_pb2 import FieldDescriptorProto as P  # type: ignore[import-untyped,unused-ignore]
-
-    def fix(msg: Any) -> None:
-        for nested in msg.nested_type:
-            fix(nested)
-        for f in msg.field:
-            if f.proto3_optional and not f.HasField("oneof_index"):
-                f.oneof_index = len(msg.oneof_decl)
-                msg.oneof_decl.add(name="_" + f.name)
-        entries = {n.name: n for n in msg.nested_type}
-        for f in msg.field:
-            entry = entries.get(_camel(f.name) + "Entry")
-            if (entry is not None and f.label == P.LABEL_REPEATED and f.type_name.endswith("." + entry.name)
-                    and [(x.name, x.number) for x in entry.field] == [("key", 1), ("value", 2)]
-                    and not entry.nested_type):
-                entry.options.map_entry = True
-
-    for msg in file.message_type:
-        fix(msg)
-    return file
 
 
 def _pick(file: Any, message: Optional[str], what: str) -> Any:

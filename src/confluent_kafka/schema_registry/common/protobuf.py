@@ -20,6 +20,7 @@ import threading
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_HALF_UP, Context, Decimal
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
+from attrs import evolve
 from google.protobuf import __version__ as _protobuf_version  # type: ignore[import-untyped,unused-ignore]
 from google.protobuf import (  # type: ignore[import-untyped,unused-ignore]
     any_pb2,
@@ -72,7 +73,8 @@ from .serde import (
 __all__ = ["_bytes", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto", "_init_pool",
            "transform", "_transform_field", "_set_field", "validate_message", "get_type", "is_map_field",
            "_is_repeated", "get_inline_tags", "_disjoint", "_is_builtin", "decimal_to_protobuf",
-           "protobuf_to_decimal", "variant_to_protobuf", "protobuf_to_variant"]
+           "protobuf_to_decimal", "variant_to_protobuf", "protobuf_to_variant", "repair_registry_file",
+           "serialized_form_op"]
 
 PROTOBUF_TYPE = "PROTOBUF"
 
@@ -174,6 +176,113 @@ def _str_to_proto(name: str, schema_str: str) -> descriptor_pb2.FileDescriptorPr
         raise SerializationError(str(exc))
     proto.name = name
     return proto
+
+
+_SCALAR_TYPES = {
+    "double": descriptor_pb2.FieldDescriptorProto.TYPE_DOUBLE, "float": descriptor_pb2.FieldDescriptorProto.TYPE_FLOAT,
+    "int64": descriptor_pb2.FieldDescriptorProto.TYPE_INT64, "uint64": descriptor_pb2.FieldDescriptorProto.TYPE_UINT64,
+    "int32": descriptor_pb2.FieldDescriptorProto.TYPE_INT32, "fixed64": descriptor_pb2.FieldDescriptorProto.TYPE_FIXED64,
+    "fixed32": descriptor_pb2.FieldDescriptorProto.TYPE_FIXED32, "bool": descriptor_pb2.FieldDescriptorProto.TYPE_BOOL,
+    "string": descriptor_pb2.FieldDescriptorProto.TYPE_STRING, "bytes": descriptor_pb2.FieldDescriptorProto.TYPE_BYTES,
+    "uint32": descriptor_pb2.FieldDescriptorProto.TYPE_UINT32,
+    "sfixed32": descriptor_pb2.FieldDescriptorProto.TYPE_SFIXED32,
+    "sfixed64": descriptor_pb2.FieldDescriptorProto.TYPE_SFIXED64,
+    "sint32": descriptor_pb2.FieldDescriptorProto.TYPE_SINT32, "sint64": descriptor_pb2.FieldDescriptorProto.TYPE_SINT64,
+}
+
+
+def _map_entry_name(field_name: str) -> str:
+    # protoc's name for a map field's entry type: the field name in CamelCase, then "Entry".
+    return "".join(part[:1].upper() + part[1:] for part in field_name.split("_") if part) + "Entry"
+
+
+def _typed_field(entry: Any, name: str, number: int, type_text: str) -> None:
+    added = entry.field.add(name=name, number=number, label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL)
+    scalar = _SCALAR_TYPES.get(type_text)
+    if scalar is not None:
+        added.type = scalar
+    else:
+        added.type_name = type_text  # a message or enum, resolved as the field's own type would be
+
+
+def _repair_message(msg: Any, proto3: bool) -> None:
+    for nested in list(msg.nested_type):
+        _repair_message(nested, proto3)
+    label = descriptor_pb2.FieldDescriptorProto
+    for fd in msg.field:
+        if fd.type_name.startswith("map<") and fd.type_name.endswith(">"):
+            # ``.proto`` text turned into a descriptor without its map entry types.
+            key, _, value = fd.type_name[4:-1].partition(",")
+            entry = msg.nested_type.add(name=_map_entry_name(fd.name))
+            entry.options.map_entry = True
+            _typed_field(entry, "key", 1, key.strip())
+            _typed_field(entry, "value", 2, value.strip())
+            fd.type_name = entry.name
+            fd.type = label.TYPE_MESSAGE
+            fd.label = label.LABEL_REPEATED
+    entries = {nested.name: nested for nested in msg.nested_type}
+    for fd in msg.field:
+        entry = entries.get(_map_entry_name(fd.name))
+        if (entry is not None and fd.label == label.LABEL_REPEATED and not entry.options.map_entry
+                and (fd.type_name == entry.name or fd.type_name.endswith("." + entry.name))
+                and [(x.name, x.number) for x in entry.field] == [("key", 1), ("value", 2)]
+                and not entry.nested_type and not entry.enum_type):
+            entry.options.map_entry = True
+    for fd in msg.field:
+        if not proto3:
+            fd.ClearField("proto3_optional")  # an ``optional`` label in proto2 is no proto3 optional
+        elif fd.proto3_optional and not fd.HasField("oneof_index"):
+            fd.oneof_index = len(msg.oneof_decl)  # synthetic oneofs come after every real one
+            msg.oneof_decl.add(name="_" + fd.name)
+
+
+def repair_registry_file(proto: descriptor_pb2.FileDescriptorProto) -> descriptor_pb2.FileDescriptorProto:
+    """Restore, in place, what a registry's ``serialized`` form of a Protobuf schema can leave
+    out, so that the file builds and reads as the schema's ``.proto`` text declares.
+
+    Karapace makes that form from its own parse of the stored ``.proto`` text, which drops the
+    synthetic oneof of every proto3 ``optional`` field (the descriptor pool then refuses the
+    file), the ``map_entry`` option of map entry types (a map then reads as a list of entry
+    messages), writes a map field declared in text as the type name ``map<K, V>`` with no
+    entry type, and marks proto2 ``optional`` fields as proto3 optional. Each is put back as
+    protoc would write it (entry types made here are added after the declared nested types,
+    so the message indexes of those stay as they are). A file that has none of these is left
+    unchanged, so Confluent's registry's form passes through as it is.
+
+    :param proto: the file, as decoded from the ``serialized`` form.
+    :returns: the same file.
+    """
+    proto3 = proto.syntax == "proto3"
+    for msg in proto.message_type:
+        _repair_message(msg, proto3)
+    return proto
+
+
+def _is_serialized(schema_str: Optional[str]) -> bool:
+    """Whether a schema string is in the ``serialized`` form (base64), not ``.proto`` text."""
+    if schema_str is None:
+        return False
+    try:
+        base64.b64decode("".join(schema_str.split()).encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError, ValueError):
+        return False
+    return True
+
+
+def serialized_form_op(registered: Any) -> SerdeOp:
+    """``registered`` (a :class:`RegisteredSchema` asked for in the ``serialized`` form) with
+    its schema in that form: Karapace answers a subject version in ``.proto`` text whatever
+    the format asked for, and honours the format only for a schema fetched by id, so a text
+    answer is fetched again by its id.
+
+    :param registered: the registered schema.
+    :returns: it, or a copy holding the ``serialized`` form.
+    """
+    schema = registered.schema
+    if schema is None or _is_serialized(schema.schema_str) or registered.schema_id is None:
+        return registered
+    fetched = yield from registry_call("get_schema", registered.schema_id, registered.subject, "serialized")
+    return evolve(registered, schema=evolve(schema, schema_str=fetched.schema_str))
 
 
 _WELL_KNOWN_MODULES: List[Any] = [
@@ -347,10 +456,11 @@ def resolve_named_schemas_op(schema: Schema, pool: DescriptorPool, visited: Opti
         if ref.subject is None or ref.version is None:
             raise ValueError("Subject or version cannot be None")
         referenced = yield from registry_call("get_version", ref.subject, ref.version, True, "serialized")
+        referenced = yield from serialized_form_op(referenced)
         if referenced.schema.schema_str is None:
             raise ValueError("Schema string cannot be None")
         yield from resolve_named_schemas_op(referenced.schema, pool, visited)
-        _add_file(pool, _str_to_proto(ref.name, referenced.schema.schema_str))
+        _add_file(pool, repair_registry_file(_str_to_proto(ref.name, referenced.schema.schema_str)))
     return None
 
 
@@ -387,6 +497,12 @@ class ProtobufSteps(SerdeBase):
 
     _parsed_schemas: ParsedSchemaCache
 
+    def _reader_schema_op(self, subject: str, fmt: Optional[str] = None) -> SerdeOp:
+        found = yield from super()._reader_schema_op(subject, fmt)
+        if found is not None and fmt == "serialized":
+            found = yield from serialized_form_op(found)
+        return found
+
     def _parsed_op(self, schema: Schema) -> SerdeOp:
         found = self._parsed_schemas.get_parsed_schema(schema)
         if found is not None:
@@ -396,7 +512,7 @@ class ProtobufSteps(SerdeBase):
         yield from resolve_named_schemas_op(schema, pool)
         if schema.schema_str is None:
             raise ValueError("Schema string cannot be None")
-        proto = _str_to_proto("default", schema.schema_str)
+        proto = repair_registry_file(_str_to_proto("default", schema.schema_str))
         _add_file(pool, proto)
         parsed = (proto, pool)
         self._parsed_schemas.set(schema, parsed)
