@@ -112,6 +112,7 @@ async def on_own_thread(call: Callable[[], T], name: str) -> T:
             fut.set_exception(value)
 
     def run() -> None:
+        outcome: "tuple[bool, Any]"
         try:
             outcome = (True, call())
         except BaseException as e:  # handed to the awaiting task, which raises it
