@@ -10,8 +10,8 @@ from typing import Callable, List
 import pytest
 
 from aio_support import LOOPS, run
-from confluent_kafka import KafkaException, Message
-from confluent_kafka.aio import AIOProducer
+from confluent_kafka import KafkaException, Message, Producer, TopicPartition
+from confluent_kafka.aio import AIOConsumer, AIOProducer
 
 pytestmark = pytest.mark.integration
 
@@ -121,6 +121,47 @@ def test_transactions_commit_and_abort(kafka_bootstrap: str, unique_topic: str, 
     # read_committed consumers (a known gap, see test_it_transactions.py).
     got = read_back(unique_topic, 0, 10, **{"isolation.level": "read_committed"})
     assert [m.value() for m in got] == [b"c%d" % i for i in range(10)]
+
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_consume_process_produce_transaction(kafka_bootstrap: str, unique_topic: str,
+                                             read_back: Callable, loop: str) -> None:
+    """Read, transform and write in one transaction whose consumer offsets commit with it.
+
+    Before the fix, send_offsets_to_transaction ran in zero-timeout slices that timed their own
+    AddOffsetsToTxn request out, and it failed with _TIMED_OUT at its deadline.
+    """
+    src, dst, group = unique_topic, unique_topic + "-out", f"cpp-{uuid.uuid4().hex[:12]}"
+    n = 10
+    seed = Producer({"bootstrap.servers": kafka_bootstrap})
+    for i in range(n):
+        seed.produce(src, b"m%d" % i, partition=0)
+    assert seed.flush(60) == 0
+
+    async def main() -> List[TopicPartition]:
+        cconf = {"bootstrap.servers": kafka_bootstrap, "group.id": group, "enable.auto.commit": False,
+                 "auto.offset.reset": "earliest", "session.timeout.ms": 6000}
+        pconf = {"bootstrap.servers": kafka_bootstrap, "transactional.id": f"aio-cpp-{uuid.uuid4().hex}"}
+        async with AIOConsumer(cconf) as c, AIOProducer(pconf) as p:
+            await p.init_transactions(60)
+            await c.assign([TopicPartition(src, 0, 0)])
+            seen: List[Message] = []
+            while len(seen) < n:
+                m = await c.poll(30)
+                assert m is not None and m.error() is None
+                seen.append(m)
+            await p.begin_transaction()
+            for m in seen:
+                await p.produce(dst, m.value().upper(), partition=0)
+            await p.send_offsets_to_transaction([TopicPartition(src, 0, seen[-1].offset() + 1)],
+                                                await c.consumer_group_metadata(), 60)
+            await p.commit_transaction(60)
+            return await c.committed([TopicPartition(src, 0)], timeout=30)
+
+    committed = run(main, loop)
+    assert [(tp.topic, tp.partition, tp.offset, tp.error) for tp in committed] == [(src, 0, n, None)]
+    got = read_back(dst, 0, n, **{"isolation.level": "read_committed"})
+    assert [m.value() for m in got] == [b"M%d" % i for i in range(n)]
 
 
 def test_several_event_loops_in_sequence(kafka_bootstrap: str, unique_topic: str, read_back: Callable) -> None:

@@ -1,8 +1,9 @@
-"""AIOProducer: an asyncio producer served by librdkafka's own wake-ups (no thread, no pool)."""
+"""AIOProducer: an asyncio producer served by librdkafka's own wake-ups (no thread pool)."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from asyncio import get_running_loop as _running_loop
 from concurrent.futures import Executor
 from functools import partial
@@ -78,7 +79,7 @@ class AIOProducer:
     message buffer. Neither exists here, and they change nothing:
 
     :param producer_conf: the configuration.
-    :param max_workers: upstream's thread-pool size; accepted and unused (no thread runs). A
+    :param max_workers: upstream's thread-pool size; accepted and unused (no pool runs). A
         value below 1 is refused with ValueError, as upstream refuses it.
     :param executor: upstream's executor for its blocking calls; accepted and never used, nor
         shut down (it stays the caller's).
@@ -113,6 +114,7 @@ class AIOProducer:
         self._served = 0
         self._in_txn = False
         self._serve_pending = False
+        self._threads: List[threading.Event] = []  # set when a send_offsets thread has finished
 
     def _report(self, exc: BaseException) -> None:
         """An ``async def`` callback raised: surface it from the next call."""
@@ -387,15 +389,34 @@ class AIOProducer:
                                           timeout: Optional[float] = None) -> None:
         """Commit consumer positions as part of the transaction.
 
+        librdkafka can neither slice nor resume this call (its timeout bounds the whole
+        AddOffsetsToTxn + TxnOffsetCommit exchange, and the call waits for that exchange to
+        end), so it runs once, with the whole timeout, on a thread of its own for the call's
+        duration while the loop awaits it. A retriable failure may be retried with the same
+        arguments.
+
         :param positions: list of TopicPartition, offsets the next to read.
         :param group_metadata: from Consumer.consumer_group_metadata().
-        :param timeout: seconds to wait; None (the default) waits without limit.
+        :param timeout: seconds to wait; None (the default) waits as long as the transaction
+            may still run (``transaction.timeout.ms``).
         :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
         :raises RuntimeError: when the producer is closed.
         """
+        _slices.check_timeout(timeout)
         self._enter()
-        await _slices.resumable(lambda t: self._p.send_offsets_to_transaction(positions, group_metadata, t),
-                                timeout, self._nap)
+        p = self._p
+        seconds = -1 if timeout is None else timeout
+        finished = threading.Event()
+
+        def call() -> None:
+            try:
+                p.send_offsets_to_transaction(positions, group_metadata, seconds)
+            finally:
+                finished.set()
+
+        self._threads = [e for e in self._threads if not e.is_set()]
+        self._threads.append(finished)
+        await _slices.on_own_thread(call, "confluent_kafka.aio send_offsets_to_transaction")
 
     async def commit_transaction(self, timeout: Optional[float] = None) -> None:
         """Flush and commit the transaction; delivery futures resolve meanwhile.
@@ -466,6 +487,10 @@ class AIOProducer:
             return
         loop = self._wake.bind()
         deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        for finished in self._threads:  # a cancelled send_offsets_to_transaction still running
+            while not finished.is_set():
+                await asyncio.sleep(_TICK)
+        self._threads = []
         if self._in_txn:
             try:
                 await self.abort_transaction(timeout)

@@ -1,8 +1,16 @@
-"""Blocking librdkafka calls run from the event loop in short slices, so no thread is needed.
+"""Blocking librdkafka calls run from the event loop: in short slices where librdkafka allows it.
 
-* Resumable calls (the transactional API): librdkafka keeps the operation going in the
-  background when a call times out with a retriable ``_TIMED_OUT`` error, and the next call of
-  the same method resumes it. They run with a zero timeout, and the loop sleeps between slices.
+* Resumable calls (``init_transactions``, ``commit_transaction``, ``abort_transaction``):
+  librdkafka keeps the operation going in the background when a call times out with a
+  retriable ``_TIMED_OUT`` error, and the next call of the same method resumes it; the
+  protocol requests are not bounded by the call's timeout. They run with a zero timeout, and
+  the loop sleeps between slices.
+* ``send_offsets_to_transaction`` is retriable but not resumable. Its timeout bounds the whole
+  AddOffsetsToTxn + TxnOffsetCommit exchange, so a zero timeout fails every attempt (and a
+  TxnOffsetCommit that runs out of time makes the transaction abortable), while the call waits
+  for the exchange to end whatever its timeout, so no slice bounds how long it blocks. It runs
+  once, with the caller's whole timeout, on a thread of its own for that one call
+  (:func:`on_own_thread`); the loop awaits it.
 * Queries without an asynchronous or resumable form (``list_topics``, ``committed``,
   ``offsets_for_times``, un-cached watermarks): each attempt is a fresh request with a short
   timeout that grows from a few milliseconds, so against a healthy broker the first attempt
@@ -12,9 +20,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Optional
+import threading
+from typing import Any, Callable, Optional, TypeVar
 
 from ..cimpl import KafkaError, KafkaException
+
+T = TypeVar("T")
 
 MAX_SLICE = 0.2  # longest single blocking attempt of a non-resumable query, in seconds
 _FIRST_SLICE = 0.02
@@ -80,3 +91,36 @@ async def bounded(call: Callable[[float], Any], timeout: Optional[float]) -> Any
                 raise
         await asyncio.sleep(0)
         slice_s = min(slice_s * 2, MAX_SLICE)
+
+
+async def on_own_thread(call: Callable[[], T], name: str) -> T:
+    """Run the blocking ``call()`` once, on a new thread of its own, and await its result.
+
+    For the one librdkafka call that can neither be sliced nor resumed. No pool: the thread
+    lives for this call only. If the awaiting task is cancelled the call still runs to its
+    end (librdkafka offers no way to stop it) and its result is dropped.
+    """
+    loop = asyncio.get_running_loop()
+    fut: "asyncio.Future[T]" = loop.create_future()
+
+    def settle(ok: bool, value: Any) -> None:
+        if fut.done():
+            return  # the awaiting task was cancelled
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)
+
+    def run() -> None:
+        outcome: "tuple[bool, Any]"
+        try:
+            outcome = (True, call())
+        except BaseException as e:  # handed to the awaiting task, which raises it
+            outcome = (False, e)
+        try:
+            loop.call_soon_threadsafe(settle, *outcome)
+        except RuntimeError:
+            pass  # the loop was closed meanwhile: nobody is waiting any more
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return await fut

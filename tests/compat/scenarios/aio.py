@@ -638,3 +638,32 @@ def scenario_rebalance_on_mock() -> Any:
         out["len_after_aexit"] = len(p)
         return out
     return _run(main)
+
+
+def scenario_transaction_offsets_on_mock() -> Any:
+    """A consume-process-produce transaction: send_offsets_to_transaction and its misuse."""
+    async def main() -> Any:
+        p, bootstrap = await _mock_producer(**{"transactional.id": "cpp-scenario"})
+        c = AIOConsumer({"bootstrap.servers": bootstrap, **GROUP})
+        metadata = await c.consumer_group_metadata()
+        positions = [TopicPartition("txn_src", 0, 1)]
+        out: dict[str, Any] = {"metadata_type": type(metadata).__name__}
+        out["before_init"] = await _a(p.send_offsets_to_transaction(positions, metadata, STEP))
+        out["init"] = await _a(p.init_transactions(STEP))
+        out["outside_txn"] = await _a(p.send_offsets_to_transaction(positions, metadata, STEP))
+        out["begin"] = await _a(p.begin_transaction())
+        # Both topics exist once a message went to each (the mock cluster creates them).
+        futs = [await p.produce(t, b"processed", partition=0) for t in ("txn_src", "txn_dst")]
+        out["flush"] = await _a(p.flush(STEP))
+        out["send_offsets"] = await _a(p.send_offsets_to_transaction(positions, metadata, STEP))
+        out["send_again"] = await _a(p.send_offsets_to_transaction([TopicPartition("txn_src", 0, 2)], metadata, STEP))
+        out["no_valid_offsets"] = await _a(p.send_offsets_to_transaction(
+            [TopicPartition("txn_src", 0, OFFSET_BEGINNING)], metadata, STEP))
+        out["timeout_str"] = await _a(p.send_offsets_to_transaction(positions, metadata, "x"))
+        out["positions_none"] = await _a(p.send_offsets_to_transaction(None, metadata, STEP))
+        out["commit"] = await _a(p.commit_transaction(STEP))
+        out["delivered"] = [_msg(await asyncio.wait_for(f, STEP)) for f in futs]
+        out["close"] = await _a(p.close())
+        await c.close()
+        return out
+    return _run(main)

@@ -552,23 +552,11 @@ class AIOKafkaProducer:
                 metadata = probe.consumer_group_metadata()
             finally:
                 probe.close()
-        aio = self._client()
-        # librdkafka gives its AddOffsetsToTxn request the call's own timeout, so the zero-timeout
-        # slices that resume the other transactional calls would time every request out: here
-        # each slice waits longer (the loop is held for one slice at most), until the deadline.
-        loop = _running_loop()
-        deadline = loop.time() + max(self._request_timeout, 60.0)
-        slice_s = 0.05
-        while True:
-            try:
-                aio._p.send_offsets_to_transaction(positions, metadata, slice_s)
-                return
-            except KafkaException as e:
-                err = e.args[0]
-                if err.code() != _RdKafkaError._TIMED_OUT or not err.retriable() or loop.time() >= deadline:
-                    raise from_librdkafka(e) from None
-            await asyncio.sleep(0)
-            slice_s = min(slice_s * 2, 0.5)
+        try:
+            await self._client().send_offsets_to_transaction(positions, metadata,
+                                                             max(self._request_timeout, 60.0))
+        except KafkaException as e:
+            raise from_librdkafka(e) from None
 
 
 def _offsets_list(offsets: Any) -> List[_TP]:
