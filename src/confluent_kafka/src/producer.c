@@ -441,10 +441,13 @@ static PyObject *Producer_begin_transaction(Handle *self, PyObject *unused) {
 
 static PyObject *Producer_send_offsets_to_transaction(Handle *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"positions", "group_metadata", "timeout", NULL};
-    PyObject *positions, *t = NULL;
-    Py_buffer md;
+    PyObject *positions, *md, *t = NULL;
     int timeout_ms;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oy*|O:send_offsets_to_transaction", kwlist, &positions, &md, &t))
+    if (kwargs == NULL && PyTuple_GET_SIZE(args) < 2) { /* upstream's text for positional calls */
+        PyErr_Format(PyExc_TypeError, "function takes at least 2 arguments (%zd given)", PyTuple_GET_SIZE(args));
+        return NULL;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:send_offsets_to_transaction", kwlist, &positions, &md, &t))
         return NULL;
     rd_kafka_consumer_group_metadata_t *cgmd = NULL;
     rd_kafka_topic_partition_list_t *offsets = NULL;
@@ -452,7 +455,14 @@ static PyObject *Producer_send_offsets_to_transaction(Handle *self, PyObject *ar
     if (cfl_timeout_ms(t, &timeout_ms) < 0 || cfl_handle_check(self) < 0 ||
         (offsets = cfl_tp_list_to_c(self->st, positions, "positions")) == NULL)
         goto done;
-    rd_kafka_error_t *error = rd_kafka_consumer_group_metadata_read(&cgmd, md.buf, (size_t)md.len);
+    /* Only what consumer_group_metadata() returns (bytes), checked after the positions as
+     * upstream does, with its text. */
+    if (!PyBytes_Check(md)) {
+        PyErr_Format(PyExc_TypeError, "expected bytes, %s found", Py_TYPE(md)->tp_name);
+        goto done;
+    }
+    rd_kafka_error_t *error =
+        rd_kafka_consumer_group_metadata_read(&cgmd, PyBytes_AS_STRING(md), (size_t)PyBytes_GET_SIZE(md));
     if (error != NULL) {
         cfl_raise_rd(self->st, error);
         goto done;
@@ -464,7 +474,6 @@ static PyObject *Producer_send_offsets_to_transaction(Handle *self, PyObject *ar
     error = rd_kafka_send_offsets_to_transaction(self->rk, offsets, cgmd, timeout_ms);
     result = txn_result(self, &cs, error);
 done:
-    PyBuffer_Release(&md);
     if (offsets != NULL)
         rd_kafka_topic_partition_list_destroy(offsets);
     if (cgmd != NULL)

@@ -426,3 +426,15 @@ def scenario_producer_close_arguments() -> Any:
         out[label] = _call(lambda p=p, a=args, k=kwargs: p.close(*a, **k))
         p.close()
     return out
+
+
+def scenario_send_offsets_to_transaction_arguments() -> Any:
+    """Which argument is checked first, and what group metadata is accepted (bytes only)."""
+    p = Producer({**B, "transactional.id": "x"})
+    out = {}
+    for label, args in [("str metadata", ([], "s")), ("int metadata", ([], 5)), ("None metadata", ([], None)),
+                        ("bytearray metadata", ([], bytearray(b"x"))), ("memoryview metadata", ([], memoryview(b"x"))),
+                        ("bad positions first", (None, "s")), ("bad positions", ("x", b"x")),
+                        ("bad timeout first", (None, "s", "t")), ("too few", ([],))]:
+        out[label] = _call(lambda a=args: p.send_offsets_to_transaction(*a))
+    return out
