@@ -75,8 +75,8 @@ def test_concurrent_writers_then_a_read_count_every_row_per_partition(kafka_boot
 
     def task(t: int) -> int:
         starts = range(t * per_task, (t + 1) * per_task, 5_000)
-        return write_batches(writers[t], (pa.RecordBatch.from_pydict({"value": [b"%09d" % i for i in range(s, s + 5_000)]})
-                                          for s in starts))
+        batches = (pa.RecordBatch.from_pydict({"value": [b"%09d" % i for i in range(s, s + 5_000)]}) for s in starts)
+        return write_batches(writers[t], batches)
 
     try:
         with ThreadPoolExecutor(tasks) as pool:
@@ -99,7 +99,7 @@ def test_concurrent_writers_then_a_read_count_every_row_per_partition(kafka_boot
     held = _broker_counts(kafka_bootstrap, topic, 4)
     evidence = (f"planned {[(r.partition, r.start, r.end) for r in ranges]}, read per partition {read}, "
                 f"broker per partition (messages to end, ListOffsets end, Fetch high watermark) {held}")
-    assert sum(n for n, _, _ in held.values()) == rows, f"the broker holds fewer rows than were acknowledged: {evidence}"
+    assert sum(n for n, _, _ in held.values()) == rows, f"the broker holds fewer rows than were written: {evidence}"
     assert {r.partition: r.end for r in ranges} == {p: fhw for p, (_, _, fhw) in held.items() if fhw}, evidence
     assert read == {p: n for p, (n, _, _) in held.items() if n}, evidence
     assert len(values) == rows and len(set(values)) == rows, evidence
