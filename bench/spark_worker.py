@@ -32,7 +32,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Set
 
 READ_DDL = ("key binary, value binary, topic string, partition int, offset long, "
             "timestamp timestamp, timestampType int")
@@ -61,6 +61,59 @@ def source_frame(spark: Any, rows: int, size: int, tasks: int) -> Any:
 def aggregate(df: Any) -> List[Any]:
     """What both sides do with what they read: every column reaches Spark, then one row."""
     return df.selectExpr("count(*)", "sum(length(value))", "max(offset)", "count(DISTINCT partition)").collect()
+
+
+# ---- when a read comes back short: which side lost the rows --------------------------------
+
+def broker_view(bootstrap: str, topic: str, partitions: List[int]) -> Dict[str, Any]:
+    """What the broker holds, read with a plain Consumer: per partition the messages from the
+    beginning to the end of partition and both high watermarks (ListOffsets, and the one the
+    last Fetch response carried); over all partitions the distinct row ids (values are row numbers
+    padded with 'x', see :func:`source_frame`), so rows never stored show as missing ids."""
+    from confluent_kafka import Consumer, KafkaError, TopicPartition
+
+    out: Dict[str, Any] = {}
+    ids: Set[bytes] = set()
+    for part in partitions:
+        c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"bench-check-{topic}",
+                      "enable.partition.eof": True, "enable.auto.commit": False})
+        try:
+            listed = c.get_watermark_offsets(TopicPartition(topic, part), timeout=10)[1]
+            c.assign([TopicPartition(topic, part, 0)])
+            count, last, eof = 0, -1, False
+            deadline = time.monotonic() + 120
+            while not eof and time.monotonic() < deadline:
+                for m in c.consume(10_000, 1.0):
+                    err = m.error()
+                    if err is not None:
+                        eof = eof or err.code() == KafkaError._PARTITION_EOF
+                        continue
+                    count, last = count + 1, m.offset() or 0
+                    ids.add((m.value() or b"").lstrip(b"x"))
+            fetched = c.get_watermark_offsets(TopicPartition(topic, part), cached=True)[1]
+            out[str(part)] = {"messages": count, "last_offset": last, "reached_end": eof,
+                              "list_offsets_end": listed, "fetch_high_watermark": fetched}
+        finally:
+            c.close()
+    out["distinct_rows"] = len(ids)
+    return out
+
+
+def short_read_report(spark: Any, client: str, bootstrap: str, topic: str, ends: Dict[str, int],
+                      rows: int) -> str:
+    """The evidence to tell a write that lost rows from a read that missed them: the end offsets
+    the harness planned, the broker's own view (:func:`broker_view`), and (``ours``) what a
+    second read through the data source counts per partition."""
+    report: Dict[str, Any] = {"planned_ends": ends,
+                              "broker": broker_view(bootstrap, topic, sorted(int(p) for p in ends))}
+    if client == "ours":
+        again = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
+            .option("subscribe", topic).load().groupBy("partition") \
+            .agg({"*": "count", "offset": "max"}).collect()
+        report["second_read"] = {str(r["partition"]): {"rows": r["count(1)"], "max_offset": r["max(offset)"]}
+                                 for r in again}
+    report["wanted_rows"] = rows
+    return json.dumps(report, sort_keys=True)
 
 
 # ---- the floor: a Python sink that does nothing ------------------------------------------------
@@ -420,7 +473,8 @@ def main() -> None:
         (row,) = read(spark, args.bootstrap, topic, ends)
         results["read_seconds"].append(time.monotonic() - t)
         if row[0] != args.rows or row[1] != args.rows * args.size:
-            raise SystemExit(f"read back {row[0]} rows / {row[1]} bytes, wanted {args.rows} / {args.rows * args.size}")
+            raise SystemExit(f"read back {row[0]} rows / {row[1]} bytes, wanted {args.rows} / {args.rows * args.size}; "
+                             + short_read_report(spark, args.client, args.bootstrap, topic, ends, args.rows))
         print(json.dumps({"progress": topic}), flush=True)
     spark.stop()
     print(json.dumps(results), flush=True)
