@@ -119,7 +119,9 @@ class CelExecutor(RuleExecutor):
 
 def msg_to_cel(msg: Any) -> Any:
     """A record as CEL sees it: a Protobuf message as a map of its fields, dicts and lists as
-    CEL maps and lists, scalars as CEL scalars.
+    CEL maps and lists, scalars as CEL scalars. A ``google.protobuf.Timestamp`` is a CEL timestamp,
+    a ``confluent.type.Decimal`` a :class:`~decimal.Decimal` and a ``confluent.type.Variant`` a
+    :class:`~confluent_kafka.schema_registry.confluent.type.variant_utils.Variant`.
 
     :param msg: the record.
     :returns: the CEL value.
@@ -188,6 +190,16 @@ def _proto_message_to_cel(msg: Any) -> Any:
         return celtypes.TimestampType(msg.ToDatetime(tzinfo=datetime.timezone.utc))
     if name == "google.protobuf.Duration":
         return celtypes.DurationType(msg.ToTimedelta())
+    # CEL's decimal and variant types: one value each, as the decimal and variant libraries
+    # take them (an unset variant, without metadata, is absent).
+    if name == "confluent.type.Decimal":
+        from .decimal_funcs import decimal_boundary_value
+
+        return decimal_boundary_value(msg)
+    if name == "confluent.type.Variant":
+        from ...confluent.type.variant_utils import Variant
+
+        return Variant(bytes(msg.value), bytes(msg.metadata)) if msg.metadata else None
     out = celtypes.MapType()
     for fd in msg.DESCRIPTOR.fields:
         if fd.containing_oneof is not None and not msg.HasField(fd.name):

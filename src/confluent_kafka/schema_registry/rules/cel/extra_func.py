@@ -1,5 +1,6 @@
 """The functions CEL rules get besides CEL's own: string checks (``isEmail``, ``isHostname``,
-``isIpv4``, ``isIpv6``, ``isUri``, ``isUriRef``, ``isUuid``) and ``format``."""
+``isIpv4``, ``isIpv6``, ``isUri``, ``isUriRef``, ``isUuid``), ``format``, and the decimal,
+timestamp and variant libraries (``decimal_funcs``, ``timestamp_funcs``, ``variant_funcs``)."""
 
 from __future__ import annotations
 
@@ -231,7 +232,11 @@ def make_extra_funcs(locale: str = "en_US") -> Dict[str, Callable[..., Any]]:
     :param locale: kept for upstream's signature; formatting is locale-independent.
     :returns: the functions by CEL name.
     """
-    return {
+    from .decimal_funcs import DECIMAL_FUNCS, DECIMAL_OPERATOR_FUNCS
+    from .timestamp_funcs import TIMESTAMP_FUNCS
+    from .variant_funcs import VARIANT_FUNCS
+
+    funcs: Dict[str, Callable[..., Any]] = {
         "format": _format,
         "isIpv4": is_ipv4,
         "isIpv6": is_ipv6,
@@ -241,6 +246,11 @@ def make_extra_funcs(locale: str = "en_US") -> Dict[str, Callable[..., Any]]:
         "isHostname": is_hostname,
         "isUuid": is_uuid,
     }
+    # The decimal, timestamp and variant libraries (``string``, ``double``, ``timestamp`` and
+    # the equality operators among them, replacing celpy's own).
+    for library in (DECIMAL_FUNCS, DECIMAL_OPERATOR_FUNCS, TIMESTAMP_FUNCS, VARIANT_FUNCS):
+        funcs.update(library)
+    return funcs
 
 
 EXTRA_FUNCS = make_extra_funcs("en_US")
