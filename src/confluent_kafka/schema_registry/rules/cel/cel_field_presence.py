@@ -1,6 +1,6 @@
 """The CEL program runner the rule executors use: cel-python's interpreter, plus calls of
 namespaced functions (``decimals.add(a, b)``, ``variants.path(v, p)``) as the other CEL runtimes
-make them.
+make them, and ``has(m.f)`` false for an unset message field of a Protobuf message.
 
 cel-python reads ``decimals.add(a, b)`` as the method ``add`` called on a variable ``decimals``.
 When the receiver is a bare dotted name and the dotted name plus the method is a registered
@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 import celpy  # type: ignore[import-untyped,unused-ignore]
 import lark  # type: ignore[import-untyped,unused-ignore]
+from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
 from celpy.evaluation import CELEvalError  # type: ignore[import-untyped,unused-ignore]
 
 __all__ = ["InterpretedRunner"]
@@ -40,7 +41,29 @@ def _dotted_name(tree: Any) -> Optional[str]:
     return None
 
 
+def _selection(tree: Any) -> Optional[Any]:
+    """The ``member_dot`` node ``tree`` consists of (through single-child wrappers), else None."""
+    while isinstance(tree, lark.Tree):
+        if tree.data == "member_dot":
+            return tree
+        if len(tree.children) != 1:
+            return None
+        tree = tree.children[0]
+    return None
+
+
 class _Evaluator(celpy.Evaluator):  # type: ignore[misc,unused-ignore]
+    def macro_has_eval(self, exprlist: Any) -> Any:
+        """``has(m.f)``: false for an unset singular message field of a Protobuf message (which
+        still reads as null, or as its empty value), else cel-python's test."""
+        selection = _selection(exprlist.children[0]) if getattr(exprlist, "children", None) else None
+        if selection is not None and isinstance(selection.children[1], lark.Token):
+            receiver = self.visit(selection.children[0])
+            unset = getattr(receiver, "unset", None)
+            if isinstance(unset, set) and str(selection.children[1].value) in unset:
+                return celtypes.BoolType(False)
+        return super().macro_has_eval(exprlist)
+
     def member_dot_arg(self, tree: Any) -> Any:
         method = tree.children[1] if len(tree.children) >= 2 else None
         if isinstance(method, lark.Token) and method.type == "IDENT" and method.value not in _MACROS:
