@@ -12,7 +12,7 @@ import datetime
 import logging
 import threading
 import uuid
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Set, Tuple
 
 import celpy  # type: ignore[import-untyped,unused-ignore]
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
@@ -212,7 +212,7 @@ class ProtoFields(celtypes.MapType):  # type: ignore[misc,unused-ignore]
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         #: The names of the unset singular message fields.
-        self.unset: set = set()
+        self.unset: Set[str] = set()
         #: The message itself, for the types CEL also takes as one value (decimal, variant).
         self.msg: Any = None
 

@@ -15,7 +15,7 @@ from typing import Any, Optional
 import celpy  # type: ignore[import-untyped,unused-ignore]
 import lark  # type: ignore[import-untyped,unused-ignore]
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
-from celpy.evaluation import CELEvalError  # type: ignore[import-untyped,unused-ignore]
+from celpy.evaluation import CELEvalError, Evaluator  # type: ignore[import-untyped,unused-ignore]
 
 __all__ = ["InterpretedRunner"]
 
@@ -52,7 +52,7 @@ def _selection(tree: Any) -> Optional[Any]:
     return None
 
 
-class _Evaluator(celpy.Evaluator):  # type: ignore[misc,unused-ignore]
+class _Evaluator(Evaluator):  # type: ignore[misc,unused-ignore]
     def macro_has_eval(self, exprlist: Any) -> Any:
         """``has(m.f)``: false for an unset singular message field of a Protobuf message (which
         still reads as null, or as its empty value), else cel-python's test."""

@@ -30,9 +30,9 @@ def _base_timestamp() -> Callable[..., Any]:
     try:
         from celpy.evaluation import base_functions  # type: ignore[import-untyped,unused-ignore]
 
-        return base_functions.get("timestamp", celtypes.TimestampType)  # type: ignore[no-any-return]
+        return base_functions.get("timestamp", celtypes.TimestampType)  # type: ignore[no-any-return,unused-ignore]
     except ImportError:  # pragma: no cover - older celpy
-        return celtypes.TimestampType  # type: ignore[no-any-return]
+        return celtypes.TimestampType  # type: ignore[no-any-return,unused-ignore]
 
 
 _BASE = _base_timestamp()

@@ -12,7 +12,7 @@ present JSON ``null``. ``variants.field``/``index``/``path`` answer CEL null on 
 from __future__ import annotations
 
 import datetime
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
 from celpy.evaluation import CELEvalError  # type: ignore[import-untyped,unused-ignore]
@@ -63,7 +63,8 @@ def _coerce(value: Any) -> Optional[Variant]:
     or a map of ``value`` and ``metadata`` bytes; null stays null."""
     if value is None or isinstance(value, Variant):
         return value
-    for candidate in (value, getattr(value, "msg", None)):
+    candidates: Tuple[Any, ...] = (value, getattr(value, "msg", None))
+    for candidate in candidates:
         if getattr(getattr(candidate, "DESCRIPTOR", None), "full_name", "") == _VARIANT_MESSAGE:
             return _built(candidate.value, candidate.metadata)
     if isinstance(value, dict):
