@@ -199,3 +199,18 @@ def test_protobuf_binding() -> None:
     assert ev("has(message.amount) || has(message.at) || has(message.doc)", empty, "PROTOBUF") is False
     assert ev('message.amount == decimal("0") && message.at == timestamp(0)', empty, "PROTOBUF") is True
     assert ev("variants.type(message.doc) == null && !(message.doc == null)", empty, "PROTOBUF") is True
+
+
+def test_in_has_is_true_only_inside_has() -> None:
+    from confluent_kafka.schema_registry.rules.cel import cel_field_presence, extra_func
+
+    from celpy import celtypes
+
+    seen = []
+    extra_func.EXTRA_FUNCS["probeHas"] = lambda: seen.append(cel_field_presence.in_has()) or celtypes.MapType(
+        {celtypes.StringType("k"): celtypes.IntType(1)})
+    try:
+        assert ev("has(probeHas().k) && size(probeHas()) == 1") is True
+    finally:
+        del extra_func.EXTRA_FUNCS["probeHas"]
+    assert seen[-1] is False and len(seen) >= 2 and all(seen[:-1]) and cel_field_presence.in_has() is False

@@ -458,3 +458,27 @@ def scenario_cel_types_field_binding() -> Any:
             except Exception as exc:  # noqa: BLE001 - the exception is the observation
                 seen[expr] = {"raises": type(exc).__name__}
     return out
+
+
+def scenario_cel_types_module_surface() -> Any:
+    """The modules' public names, their parameters, and the CEL functions each library registers."""
+    import importlib
+    import inspect
+
+    out = {}
+    for name in ("decimal_funcs", "timestamp_funcs", "variant_funcs", "variant_path", "cel_field_presence",
+                 "extra_func"):
+        module = importlib.import_module("confluent_kafka.schema_registry.rules.cel." + name)
+        public = sorted(n for n, o in vars(module).items() if not n.startswith("_") and (
+            (callable(o) and getattr(o, "__module__", None) == module.__name__)
+            or (n.isupper() and isinstance(o, dict))))
+        out[name] = {n: (sorted(getattr(module, n)) if isinstance(getattr(module, n), dict)
+                         else [p.name for p in inspect.signature(getattr(module, n)).parameters.values()]
+                         if inspect.isfunction(getattr(module, n)) else "class") for n in public}
+    return out
+
+
+def scenario_cel_types_in_has() -> Any:
+    from confluent_kafka.schema_registry.rules.cel.cel_field_presence import in_has
+
+    return {"outside": in_has()}

@@ -10,6 +10,7 @@ function, the runner calls that function with the arguments instead; every other
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Optional
 
 import celpy  # type: ignore[import-untyped,unused-ignore]
@@ -17,10 +18,21 @@ import lark  # type: ignore[import-untyped,unused-ignore]
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
 from celpy.evaluation import CELEvalError, Evaluator  # type: ignore[import-untyped,unused-ignore]
 
-__all__ = ["InterpretedRunner"]
+__all__ = ["InterpretedRunner", "in_has"]
 
 #: Methods that are CEL macros, never namespaced functions.
 _MACROS = frozenset(("map", "filter", "all", "exists", "exists_one", "reduce", "min"))
+
+
+_state = threading.local()
+
+
+def in_has() -> bool:
+    """Whether this thread is evaluating the argument of a ``has()`` macro.
+
+    :returns: True inside ``has(...)``.
+    """
+    return bool(getattr(_state, "in_has", False))
 
 
 def _dotted_name(tree: Any) -> Optional[str]:
@@ -56,13 +68,18 @@ class _Evaluator(Evaluator):  # type: ignore[misc,unused-ignore]
     def macro_has_eval(self, exprlist: Any) -> Any:
         """``has(m.f)``: false for an unset singular message field of a Protobuf message (which
         still reads as null, or as its empty value), else cel-python's test."""
-        selection = _selection(exprlist.children[0]) if getattr(exprlist, "children", None) else None
-        if selection is not None and isinstance(selection.children[1], lark.Token):
-            receiver = self.visit(selection.children[0])
-            unset = getattr(receiver, "unset", None)
-            if isinstance(unset, set) and str(selection.children[1].value) in unset:
-                return celtypes.BoolType(False)
-        return super().macro_has_eval(exprlist)
+        outer = in_has()
+        _state.in_has = True
+        try:
+            selection = _selection(exprlist.children[0]) if getattr(exprlist, "children", None) else None
+            if selection is not None and isinstance(selection.children[1], lark.Token):
+                receiver = self.visit(selection.children[0])
+                unset = getattr(receiver, "unset", None)
+                if isinstance(unset, set) and str(selection.children[1].value) in unset:
+                    return celtypes.BoolType(False)
+            return super().macro_has_eval(exprlist)
+        finally:
+            _state.in_has = outer
 
     def member_dot_arg(self, tree: Any) -> Any:
         method = tree.children[1] if len(tree.children) >= 2 else None

@@ -56,16 +56,16 @@ def _from_message(msg: Any) -> Decimal:
     return Decimal(unscaled).scaleb(-int(msg.scale), context=_EXACT)
 
 
-def decimal_boundary_value(value: Any) -> Optional[Decimal]:
-    """``value`` as a decimal when it is one (a :class:`~decimal.Decimal` or a
-    ``confluent.type.Decimal`` message), else None. Never converts numbers or strings.
+def decimal_boundary_value(v: Any) -> Optional[Decimal]:
+    """``v`` as a decimal when it is one (a :class:`~decimal.Decimal`, a ``confluent.type.Decimal``
+    message or CEL's map of one), else None. Never converts numbers or strings.
 
-    :param value: a CEL value.
+    :param v: a CEL value.
     :returns: the decimal, or None.
     """
-    if isinstance(value, Decimal):
-        return value
-    msg = _message_of(value)
+    if isinstance(v, Decimal):
+        return v
+    msg = _message_of(v)
     return _from_message(msg) if msg is not None else None
 
 

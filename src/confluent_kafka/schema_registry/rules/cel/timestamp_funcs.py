@@ -100,14 +100,14 @@ def _timestamp(*args: Any) -> Any:
     return _BASE(*args)
 
 
-def format_timestamp(value: datetime.datetime) -> str:
+def format_timestamp(t: datetime.datetime) -> str:
     """RFC 3339 in UTC with a ``Z``, the fraction in whole groups of three digits (none, millis or
     micros), as protobuf's ``Timestamps.toString`` writes it.
 
-    :param value: an aware datetime.
+    :param t: an aware datetime.
     :returns: the text.
     """
-    utc = value.astimezone(datetime.timezone.utc)
+    utc = t.astimezone(datetime.timezone.utc)
     text = f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:{utc.second:02d}"
     micros = utc.microsecond
     if micros % 1000 == 0 and micros:
