@@ -131,36 +131,36 @@ def is_ipv6(val: Any) -> Any:
     return celtypes.BoolType(validate_ip(val, 6))
 
 
-def is_email(val: Any) -> Any:
+def is_email(string: Any) -> Any:
     """CEL ``isEmail(s)``."""
-    _text_arg(val)
-    return celtypes.BoolType(validate_email(val))
+    _text_arg(string)
+    return celtypes.BoolType(validate_email(string))
 
 
-def is_uri(val: Any) -> Any:
+def is_uri(string: Any) -> Any:
     """CEL ``isUri(s)``: an absolute URI with a scheme, a host and a path."""
-    _text_arg(val)
-    url = urlparse(val)
+    _text_arg(string)
+    url = urlparse(string)
     return celtypes.BoolType(bool(url.scheme and url.netloc and url.path))
 
 
-def is_uri_ref(val: Any) -> Any:
+def is_uri_ref(string: Any) -> Any:
     """CEL ``isUriRef(s)``: a URI or a relative reference."""
-    _text_arg(val)
-    url = urlparse(val)
+    _text_arg(string)
+    url = urlparse(string)
     return celtypes.BoolType(not (not (url.scheme and url.path) and url.fragment))
 
 
-def is_hostname(val: Any) -> Any:
+def is_hostname(string: Any) -> Any:
     """CEL ``isHostname(s)``."""
-    _text_arg(val)
-    return celtypes.BoolType(_hostname_ok(val))
+    _text_arg(string)
+    return celtypes.BoolType(_hostname_ok(string))
 
 
-def is_uuid(val: Any) -> Any:
+def is_uuid(string: Any) -> Any:
     """CEL ``isUuid(s)``."""
-    _text_arg(val)
-    return celtypes.BoolType(validate_uuid(val))
+    _text_arg(string)
+    return celtypes.BoolType(validate_uuid(string))
 
 
 def _format_one(spec: str, arg: Any) -> str:
