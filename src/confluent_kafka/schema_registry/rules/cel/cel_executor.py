@@ -12,7 +12,7 @@ import datetime
 import logging
 import threading
 import uuid
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Set, Tuple
 
 import celpy  # type: ignore[import-untyped,unused-ignore]
 from celpy import celtypes  # type: ignore[import-untyped,unused-ignore]
@@ -119,7 +119,10 @@ class CelExecutor(RuleExecutor):
 
 def msg_to_cel(msg: Any) -> Any:
     """A record as CEL sees it: a Protobuf message as a map of its fields, dicts and lists as
-    CEL maps and lists, scalars as CEL scalars.
+    CEL maps and lists, scalars as CEL scalars. A ``google.protobuf.Timestamp`` is a CEL timestamp;
+    a ``confluent.type.Decimal`` or ``confluent.type.Variant`` is a map of its fields that the
+    decimal and variant libraries (and ``string``, ``double``, ``==``) take as the one value it
+    holds.
 
     :param msg: the record.
     :returns: the CEL value.
@@ -188,12 +191,38 @@ def _proto_message_to_cel(msg: Any) -> Any:
         return celtypes.TimestampType(msg.ToDatetime(tzinfo=datetime.timezone.utc))
     if name == "google.protobuf.Duration":
         return celtypes.DurationType(msg.ToTimedelta())
-    out = celtypes.MapType()
+    out = ProtoFields()
     for fd in msg.DESCRIPTOR.fields:
         if fd.containing_oneof is not None and not msg.HasField(fd.name):
             continue
+        if not _is_repeated_fd(fd) and fd.message_type is not None and not msg.HasField(fd.name):
+            out.unset.add(fd.name)
         out[celtypes.StringType(fd.name)] = _proto_field_to_cel(msg, fd)
+    if name in _SINGLE_VALUES:
+        # A decimal or variant: still a map of its fields (``m.amount.scale`` reads), but the
+        # decimal and variant libraries, ``string``, ``double`` and ``==`` take it as one value.
+        out.msg = msg
     return out
+
+
+class ProtoFields(celtypes.MapType):  # type: ignore[misc,unused-ignore]
+    """A Protobuf message as CEL sees it: a map of its fields, knowing which singular message
+    fields are unset, so that ``has(m.f)`` is false for them."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        #: The names of the unset singular message fields.
+        self.unset: Set[str] = set()
+        #: The message itself, for the types CEL also takes as one value (decimal, variant).
+        self.msg: Any = None
+
+
+#: Message types CEL takes as one value besides a map of their fields.
+_SINGLE_VALUES = frozenset(("confluent.type.Decimal", "confluent.type.Variant"))
+
+#: Message types an unset field of which still reads as a value, the empty message's (a decimal
+#: zero, the epoch, an absent variant), as the other clients give it.
+_DEFAULT_WHEN_UNSET = _SINGLE_VALUES | {"google.protobuf.Timestamp"}
 
 
 def _is_map_fd(fd: Any) -> bool:
@@ -209,6 +238,8 @@ def _is_repeated_fd(fd: Any) -> bool:
 
 def _proto_field_to_cel(msg: Any, fd: Any) -> Any:
     if not _is_repeated_fd(fd) and fd.message_type is not None and not msg.HasField(fd.name):
+        if fd.message_type.full_name in _DEFAULT_WHEN_UNSET:
+            return _proto_message_to_cel(getattr(msg, fd.name))
         return None
     return _proto_field_value_to_cel(getattr(msg, fd.name), fd)
 

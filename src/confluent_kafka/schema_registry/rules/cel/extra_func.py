@@ -1,5 +1,6 @@
 """The functions CEL rules get besides CEL's own: string checks (``isEmail``, ``isHostname``,
-``isIpv4``, ``isIpv6``, ``isUri``, ``isUriRef``, ``isUuid``) and ``format``."""
+``isIpv4``, ``isIpv6``, ``isUri``, ``isUriRef``, ``isUuid``), ``format``, and the decimal,
+timestamp and variant libraries (``decimal_funcs``, ``timestamp_funcs``, ``variant_funcs``)."""
 
 from __future__ import annotations
 
@@ -130,36 +131,36 @@ def is_ipv6(val: Any) -> Any:
     return celtypes.BoolType(validate_ip(val, 6))
 
 
-def is_email(val: Any) -> Any:
+def is_email(string: Any) -> Any:
     """CEL ``isEmail(s)``."""
-    _text_arg(val)
-    return celtypes.BoolType(validate_email(val))
+    _text_arg(string)
+    return celtypes.BoolType(validate_email(string))
 
 
-def is_uri(val: Any) -> Any:
+def is_uri(string: Any) -> Any:
     """CEL ``isUri(s)``: an absolute URI with a scheme, a host and a path."""
-    _text_arg(val)
-    url = urlparse(val)
+    _text_arg(string)
+    url = urlparse(string)
     return celtypes.BoolType(bool(url.scheme and url.netloc and url.path))
 
 
-def is_uri_ref(val: Any) -> Any:
+def is_uri_ref(string: Any) -> Any:
     """CEL ``isUriRef(s)``: a URI or a relative reference."""
-    _text_arg(val)
-    url = urlparse(val)
+    _text_arg(string)
+    url = urlparse(string)
     return celtypes.BoolType(not (not (url.scheme and url.path) and url.fragment))
 
 
-def is_hostname(val: Any) -> Any:
+def is_hostname(string: Any) -> Any:
     """CEL ``isHostname(s)``."""
-    _text_arg(val)
-    return celtypes.BoolType(_hostname_ok(val))
+    _text_arg(string)
+    return celtypes.BoolType(_hostname_ok(string))
 
 
-def is_uuid(val: Any) -> Any:
+def is_uuid(string: Any) -> Any:
     """CEL ``isUuid(s)``."""
-    _text_arg(val)
-    return celtypes.BoolType(validate_uuid(val))
+    _text_arg(string)
+    return celtypes.BoolType(validate_uuid(string))
 
 
 def _format_one(spec: str, arg: Any) -> str:
@@ -231,7 +232,11 @@ def make_extra_funcs(locale: str = "en_US") -> Dict[str, Callable[..., Any]]:
     :param locale: kept for upstream's signature; formatting is locale-independent.
     :returns: the functions by CEL name.
     """
-    return {
+    from .decimal_funcs import DECIMAL_FUNCS, DECIMAL_OPERATOR_FUNCS
+    from .timestamp_funcs import TIMESTAMP_FUNCS
+    from .variant_funcs import VARIANT_FUNCS
+
+    funcs: Dict[str, Callable[..., Any]] = {
         "format": _format,
         "isIpv4": is_ipv4,
         "isIpv6": is_ipv6,
@@ -241,6 +246,11 @@ def make_extra_funcs(locale: str = "en_US") -> Dict[str, Callable[..., Any]]:
         "isHostname": is_hostname,
         "isUuid": is_uuid,
     }
+    # The decimal, timestamp and variant libraries (``string``, ``double``, ``timestamp`` and
+    # the equality operators among them, replacing celpy's own).
+    for library in (DECIMAL_FUNCS, DECIMAL_OPERATOR_FUNCS, TIMESTAMP_FUNCS, VARIANT_FUNCS):
+        funcs.update(library)
+    return funcs
 
 
 EXTRA_FUNCS = make_extra_funcs("en_US")
