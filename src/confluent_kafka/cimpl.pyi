@@ -60,6 +60,10 @@ def consistent(key: Union[str, Buffer], partition_count: int) -> int:
 def fnv1a(key: Union[str, Buffer], partition_count: int) -> int:
     """Partition for ``key`` with librdkafka's FNV-1a partitioner."""
 
+def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tuple[str, ...]] = None,
+             /) -> List[Any]:
+    """One ``cls`` per Message, its fields picked by ``layout`` codes (the facades' record builder)."""
+
 class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
 

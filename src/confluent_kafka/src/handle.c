@@ -155,10 +155,13 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
             m->tstype = e->tstype;
             m->latency_us = e->latency_us;
             m->leader_epoch = e->leader_epoch;
+            /* Vectorcall: no argument tuple per report (one more slot in front, as
+             * PY_VECTORCALL_ARGUMENTS_OFFSET allows). */
+            PyObject *argv[4] = {NULL, ref->opaque, err, (PyObject *)m};
             PyObject *res = PyErr_Occurred() ? NULL /* a copy's bytes could not be made */
                             : ref->opaque != NULL
-                                ? PyObject_CallFunctionObjArgs(ref->callback, ref->opaque, err, (PyObject *)m, NULL)
-                                : PyObject_CallFunctionObjArgs(ref->callback, err, (PyObject *)m, NULL);
+                                ? PyObject_Vectorcall(ref->callback, argv + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)
+                                : PyObject_Vectorcall(ref->callback, argv + 2, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
             rc = res != NULL ? 0 : -1;
             Py_XDECREF(res);
             Py_DECREF(m);
