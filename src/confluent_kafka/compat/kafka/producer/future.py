@@ -6,7 +6,7 @@ import threading
 import time
 from collections import namedtuple
 import functools
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka.future import Future
@@ -25,7 +25,7 @@ log = logging.getLogger("kafka.future")
 # One lock for every record future: it guards a few attribute writes, so sharing it costs less
 # than a lock per record.
 _LOCK = threading.Lock()
-_TPS: dict = {}  # (topic, partition) -> TopicPartition, shared by the delivery reports
+_TPS: Dict[Tuple[str, int], Any] = {}  # (topic, partition) -> TopicPartition, shared by the delivery reports
 
 
 def _tp(topic: str, partition: int) -> Any:
