@@ -668,12 +668,11 @@ class AIOKafkaConsumer:
         while True:
             msg = self._take_one(wanted)
             if msg is not None:
-                topic, part = msg.topic(), msg.partition()
                 try:
-                    self._c.store_offsets(offsets=[_TP(topic, part, msg.offset() + 1)])
+                    self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
                 except KafkaException:
                     pass  # revoked meanwhile
-                self._last_poll[(topic, part)] = int(time.time() * 1000)  # (a TopicPartition finds it)
+                self._last_poll[(msg.topic(), msg.partition())] = int(time.time() * 1000)  # (a TopicPartition finds it)
                 return self._record(msg)
             try:
                 fetched = await aio.consume(_GETONE_BATCH, None)
