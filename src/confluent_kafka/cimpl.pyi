@@ -509,6 +509,9 @@ class Producer:
     def _produce_with(self, opaque: Any, callback: Callable[..., Any], topic: str, value: Any = None,
                       key: Any = None, partition: Optional[int] = None, timestamp: Optional[int] = None,
                       headers: Any = None, /) -> None: ...
+    def _produce_future(self, future: Any, spec: Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+                        topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                        timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
 
 class Consumer:
     """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""
