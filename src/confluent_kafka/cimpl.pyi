@@ -60,6 +60,10 @@ def consistent(key: Union[str, Buffer], partition_count: int) -> int:
 def fnv1a(key: Union[str, Buffer], partition_count: int) -> int:
     """Partition for ``key`` with librdkafka's FNV-1a partitioner."""
 
+def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tuple[str, ...]] = None,
+             /) -> List[Any]:
+    """One ``cls`` per Message, its fields picked by ``layout`` codes (the facades' record builder)."""
+
 class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
 
@@ -505,6 +509,9 @@ class Producer:
     def _produce_with(self, opaque: Any, callback: Callable[..., Any], topic: str, value: Any = None,
                       key: Any = None, partition: Optional[int] = None, timestamp: Optional[int] = None,
                       headers: Any = None, /) -> None: ...
+    def _produce_future(self, future: Any, spec: Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+                        topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                        timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
 
 class Consumer:
     """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""

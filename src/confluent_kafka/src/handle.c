@@ -125,10 +125,67 @@ static PyObject *bytes_or_null(const char *p, size_t len, int present) {
     return present ? PyBytes_FromStringAndSize(p, (Py_ssize_t)len) : NULL;
 }
 
+/* A successful report of _produce_future(): future.set_result(RecordMetadata(...)) built here,
+ * without a Message. 0, or -1 with an exception set. GIL held. */
+static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
+    PyTypeObject *rm_type = (PyTypeObject *)PyTuple_GET_ITEM(ref->callback, 0);
+    PyTypeObject *tp_type = (PyTypeObject *)PyTuple_GET_ITEM(ref->callback, 1);
+    PyObject *rm = rm_type->tp_alloc(rm_type, 7);
+    if (rm == NULL)
+        return -1;
+    PyObject *tp = tp_type->tp_alloc(tp_type, 2);
+    if (tp == NULL) {
+        Py_DECREF(rm);
+        return -1;
+    }
+    PyTuple_SET_ITEM(rm, 2, tp); /* rm owns every item from here; a NULL one is skipped on release */
+    PyObject *part = e->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(e->partition);
+    if (part == NULL) {
+        Py_DECREF(rm);
+        return -1;
+    }
+    PyTuple_SET_ITEM(tp, 0, Py_NewRef(ref->topic));
+    PyTuple_SET_ITEM(tp, 1, Py_NewRef(part));
+    PyTuple_SET_ITEM(rm, 0, Py_NewRef(ref->topic));
+    PyTuple_SET_ITEM(rm, 1, part);
+    PyObject *items[4] = {
+        e->offset < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(e->offset),
+        e->tstype != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? PyLong_FromLongLong(e->timestamp) : Py_NewRef(Py_None),
+        PyLong_FromLong(e->tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1 : 0),
+        Py_NewRef(Py_None),
+    };
+    for (int i = 0; i < 4; i++)
+        PyTuple_SET_ITEM(rm, 3 + i, items[i]);
+    for (int i = 0; i < 4; i++)
+        if (items[i] == NULL) {
+            Py_DECREF(rm);
+            return -1;
+        }
+    PyObject *res = PyObject_CallMethodOneArg(ref->opaque, st->kw[CFL_KW_set_result], rm);
+    Py_DECREF(rm);
+    if (res == NULL) {
+        /* A future cancelled by its awaiter, or a closed loop: the report is dropped. */
+        if (PyErr_ExceptionMatches(PyTuple_GET_ITEM(ref->callback, 3))) {
+            PyErr_Clear();
+            return 0;
+        }
+        return -1;
+    }
+    Py_DECREF(res);
+    return 0;
+}
+
 /* Hand one report to its callback and release the message's references. GIL held. */
 static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
     MsgRef *ref = e->ref;
     int rc = 0;
+    if (ref->resolve && !h->no_callbacks) {
+        if (e->err == RD_KAFKA_RESP_ERR_NO_ERROR && e->copy == NULL) {
+            rc = dr_resolve(st, ref, e);
+            dr_release(e);
+            return rc;
+        }
+    }
     /* An awaited report (opaque set) always resolves, even with delivery.report.only.error. */
     if (!h->no_callbacks &&
         !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR && ref->opaque == NULL)) {
@@ -155,10 +212,14 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
             m->tstype = e->tstype;
             m->latency_us = e->latency_us;
             m->leader_epoch = e->leader_epoch;
+            /* Vectorcall: no argument tuple per report (one more slot in front, as
+             * PY_VECTORCALL_ARGUMENTS_OFFSET allows). */
+            PyObject *argv[4] = {NULL, ref->opaque, err, (PyObject *)m};
+            PyObject *callback = ref->resolve ? PyTuple_GET_ITEM(ref->callback, 2) : ref->callback;
             PyObject *res = PyErr_Occurred() ? NULL /* a copy's bytes could not be made */
                             : ref->opaque != NULL
-                                ? PyObject_CallFunctionObjArgs(ref->callback, ref->opaque, err, (PyObject *)m, NULL)
-                                : PyObject_CallFunctionObjArgs(ref->callback, err, (PyObject *)m, NULL);
+                                ? PyObject_Vectorcall(callback, argv + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)
+                                : PyObject_Vectorcall(callback, argv + 2, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
             rc = res != NULL ? 0 : -1;
             Py_XDECREF(res);
             Py_DECREF(m);

@@ -22,6 +22,9 @@ typedef struct {
     Py_ssize_t shared; /* > 0: one ref for the messages of a batch whose successful reports are not
                           wanted (delivery.report.only.error), this many still pending; a failed
                           one's value and key are copied from librdkafka's report (DrCopy) */
+    char resolve;      /* _produce_future(): callback is (RecordMetadata, TopicPartition, fallback);
+                          a success resolves opaque (a future) in C, a failure calls
+                          fallback(opaque, err, msg) */
 } MsgRef;
 
 /* A failed message's bytes for a shared MsgRef's report, copied without the GIL. */

@@ -626,3 +626,169 @@ int cfl_message_init_type(PyObject *module, cfl_state *st) {
         return -1;
     return PyModule_AddType(module, st->MessageType);
 }
+
+/* ---- _records(): Messages into a facade's record type, in one call ------------------------ */
+
+/* One field of a record, by its layout code (see cfl_records); a new reference or NULL. */
+static PyObject *record_field(MessageObject *m, char code) {
+    switch (code) {
+    case 't': return or_none(m->topic);
+    case 'p': return m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
+    case 'o': return m->offset < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(m->offset);
+    case 'l': return PyLong_FromLong(m->leader_epoch < 0 ? -1 : m->leader_epoch);
+    case 's': return PyLong_FromLongLong(m->timestamp);
+    case 'y': return PyLong_FromLong(m->tstype > 0 ? m->tstype - 1 : -1);
+    case 'Y': return PyLong_FromLong(m->tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1 : 0);
+    case 'k': return or_none(m->key);
+    case 'v': return or_none(m->value);
+    case 'K':
+    case 'V': {
+        PyObject *b = code == 'K' ? m->key : m->value;
+        Py_ssize_t n = b == NULL ? -1 : PyObject_Length(b);
+        return n < 0 && PyErr_Occurred() ? NULL : PyLong_FromSsize_t(n);
+    }
+    case 'n': return Py_NewRef(Py_None);
+    case 'h':
+    case 'H':
+    case 'S': {
+        if (materialize_headers(m) < 0)
+            return NULL;
+        PyObject *h = m->headers;
+        int empty = h == NULL || (PyList_Check(h) && PyList_GET_SIZE(h) == 0);
+        if (code == 'h') {
+            if (empty)
+                return PyList_New(0);
+            track(m); /* the record shares the list with the message */
+            return Py_NewRef(h);
+        }
+        if (code == 'H')
+            return empty ? PyTuple_New(0) : PySequence_Tuple(h);
+        if (empty)
+            return PyLong_FromLong(-1);
+        /* Serialized size: UTF-8 bytes of every name plus the length of every value. */
+        PyObject *seq = PySequence_Fast(h, "headers must be a sequence");
+        if (seq == NULL)
+            return NULL;
+        Py_ssize_t total = 0;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+            PyObject *pair = PySequence_Fast_GET_ITEM(seq, i);
+            Py_ssize_t klen, vlen = 0;
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_TypeError, "headers must be (str, bytes) pairs");
+                return NULL;
+            }
+            if (PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(pair, 0), &klen) == NULL ||
+                (PyTuple_GET_ITEM(pair, 1) != Py_None && (vlen = PyObject_Length(PyTuple_GET_ITEM(pair, 1))) < 0)) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+            total += klen + vlen;
+        }
+        Py_DECREF(seq);
+        return PyLong_FromSsize_t(total);
+    }
+    default:
+        PyErr_Format(PyExc_ValueError, "unknown record field code %c", code);
+        return NULL;
+    }
+}
+
+/* _records(messages, cls, layout, names=None): a list with one `cls` per Message, its fields
+ * given by `layout`, one character per field (t topic, p partition, o offset, l leader epoch or -1,
+ * s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k key, v value,
+ * K/V key/value length or -1, h headers list ([] when none), H headers tuple (() when none),
+ * S headers' serialized size or -1, n None). A tuple subclass (a named tuple) is filled in
+ * place, as tuple.__new__(cls, fields) would; any other class is made with object.__new__ and
+ * its attributes `names` set, as a data class's __init__ would. The facades' record builders. */
+PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 4) {
+        PyErr_Format(PyExc_TypeError, "_records() takes 3 or 4 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *msgs = args[0], *cls = args[1], *layout = args[2], *names = nargs > 3 ? args[3] : Py_None;
+    cfl_state *st = cfl_get_state(module);
+    if (!PyList_Check(msgs)) {
+        PyErr_Format(PyExc_TypeError, "messages must be a list, not %.100s", Py_TYPE(msgs)->tp_name);
+        return NULL;
+    }
+    if (!PyType_Check(cls)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t nfields;
+    const char *codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &nfields) : NULL;
+    if (codes == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "layout must be str, not %.100s", Py_TYPE(layout)->tp_name);
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    int as_tuple = PyType_IsSubtype(type, &PyTuple_Type);
+    if (as_tuple && type->tp_itemsize != sizeof(PyObject *)) {
+        PyErr_SetString(PyExc_TypeError, "cls must be a plain tuple subclass (a named tuple)");
+        return NULL;
+    }
+    if (!as_tuple) {
+        if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != nfields) {
+            PyErr_SetString(PyExc_TypeError, "names must be a tuple with one name per layout code");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < nfields; i++)
+            if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
+                PyErr_SetString(PyExc_TypeError, "names must be str");
+                return NULL;
+            }
+    }
+    Py_ssize_t n = PyList_GET_SIZE(msgs);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    PyObject *empty = as_tuple ? NULL : PyTuple_New(0);
+    if (!as_tuple && empty == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(msgs) && i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(msgs, i);
+        if (!PyObject_TypeCheck(item, st->MessageType)) {
+            PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
+            goto fail;
+        }
+        Py_INCREF(item); /* a field's conversion may run code that changes the list */
+        MessageObject *m = (MessageObject *)item;
+        PyObject *rec = as_tuple ? type->tp_alloc(type, nfields) : type->tp_new(type, empty, NULL);
+        if (rec == NULL) {
+            Py_DECREF(item);
+            goto fail;
+        }
+        PyList_SET_ITEM(out, i, rec); /* the list owns it from here, even half filled */
+        for (Py_ssize_t f = 0; f < nfields; f++) {
+            PyObject *v = record_field(m, codes[f]);
+            if (v == NULL) {
+                Py_DECREF(item);
+                goto fail;
+            }
+            if (as_tuple) {
+                PyTuple_SET_ITEM(rec, f, v);
+            } else {
+                int rc = PyObject_SetAttr(rec, PyTuple_GET_ITEM(names, f), v);
+                Py_DECREF(v);
+                if (rc < 0) {
+                    Py_DECREF(item);
+                    goto fail;
+                }
+            }
+        }
+        Py_DECREF(item);
+    }
+    if (PyList_GET_SIZE(msgs) != n) {
+        PyErr_SetString(PyExc_RuntimeError, "messages changed size during _records()");
+        goto fail;
+    }
+    Py_XDECREF(empty);
+    return out;
+fail:
+    Py_XDECREF(empty);
+    Py_DECREF(out);
+    return NULL;
+}

@@ -40,4 +40,8 @@ int cfl_headers_from_py(PyObject *obj, rd_kafka_headers_t **out);
 /* A list of (str, bytes|None) from the user's headers object (list of pairs or dict). */
 PyObject *cfl_headers_normalize(PyObject *obj);
 
+/* cimpl._records(messages, cls, layout, names=None): Messages into named tuples or data class
+ * instances in one call (the kafka-python and aiokafka facades' consumer records). */
+PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #endif

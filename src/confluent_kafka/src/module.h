@@ -21,7 +21,8 @@
 /* Keyword names parsed by the FASTCALL entry points, interned once per module. */
 #define CFL_KEYWORDS(X)                                                              \
     X(topic) X(value) X(key) X(partition) X(on_delivery) X(callback) X(timestamp)    \
-    X(headers) X(timeout) X(num_messages) X(messages) X(keys) X(timestamps) X(values)
+    X(headers) X(timeout) X(num_messages) X(messages) X(keys) X(timestamps) X(values)  \
+    X(set_result) /* a method name: _produce_future()'s reports call fut.set_result() */
 
 enum cfl_kw {
 #define CFL_KW_ENUM(name) CFL_KW_##name,

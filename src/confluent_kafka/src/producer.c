@@ -126,7 +126,7 @@ int cfl_produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_res
         cfl_int_arg(a->timestamp, "timestamp", 0, 0, INT64_MAX, &timestamp) < 0)
         return -1;
     PyObject *callback = a->callback != NULL && a->callback != Py_None ? a->callback : h->on_delivery;
-    if (callback != NULL && !PyCallable_Check(callback)) {
+    if (callback != NULL && !a->resolve && !PyCallable_Check(callback)) {
         PyErr_Format(PyExc_TypeError, "on_delivery must be callable, not %.100s", Py_TYPE(callback)->tp_name);
         return -1;
     }
@@ -148,6 +148,7 @@ int cfl_produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_res
         }
         ref->callback = Py_NewRef(callback);
         ref->opaque = Py_XNewRef(a->opaque);
+        ref->resolve = (char)a->resolve;
         ref->topic = Py_NewRef(a->topic);
         if (((ref->value = cfl_as_bytes(a->value, "value")) == NULL && PyErr_Occurred()) ||
             ((ref->key = cfl_as_bytes(a->key, "key")) == NULL && PyErr_Occurred()))
@@ -224,6 +225,50 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
                       .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
                       .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
                       .headers = nargs > 7 ? args[7] : NULL};
+    rd_kafka_resp_err_t err;
+    if (cfl_produce_one(self, self->st, &pa, &err) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* _produce_future(future, spec, topic, value=None, key=None, partition=None, timestamp=None,
+ * headers=None), all positional: produce() whose successful delivery resolves `future` in C with
+ * spec[0](topic, partition, spec[1](topic, partition), offset, timestamp or None, 1 for
+ * log-append time else 0, None) (aiokafka's RecordMetadata; both named tuples), through
+ * future.set_result() (an exception of the tuple spec[3] from it is dropped); a failed one calls
+ * spec[2](future, err, msg). The aiokafka facade's send(). */
+static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 8) {
+        PyErr_Format(PyExc_TypeError, "_produce_future() takes 3 to 8 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (cfl_handle_check(self) < 0)
+        return NULL;
+    PyObject *spec = args[1];
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4 || !PyType_Check(PyTuple_GET_ITEM(spec, 0)) ||
+        !PyType_Check(PyTuple_GET_ITEM(spec, 1)) || !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3))) {
+        PyErr_SetString(PyExc_TypeError, "spec must be (RecordMetadata class, TopicPartition class, fallback "
+                                         "callable, tuple of exceptions to ignore)");
+        return NULL;
+    }
+    PyObject *ignored = PyTuple_GET_ITEM(spec, 3);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ignored); i++)
+        if (!PyExceptionClass_Check(PyTuple_GET_ITEM(ignored, i))) {
+            PyErr_SetString(PyExc_TypeError, "spec[3] must hold exception classes");
+            return NULL;
+        }
+    for (int i = 0; i < 2; i++) {
+        PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(spec, i);
+        if (!PyType_IsSubtype(t, &PyTuple_Type) || t->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "spec's classes must be named tuples");
+            return NULL;
+        }
+    }
+    ProduceArgs pa = {.opaque = args[0], .callback = spec, .topic = args[2],
+                      .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
+                      .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
+                      .headers = nargs > 7 ? args[7] : NULL, .resolve = 1};
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0)
         return NULL;
@@ -529,6 +574,8 @@ static PyMethodDef Producer_methods[] = {
      ":raises RuntimeError: when the client is closed.\n"},
     {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with, METH_FASTCALL,
      "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
+    {"_produce_future", (PyCFunction)(void (*)(void))Producer_produce_future, METH_FASTCALL,
+     "_produce_future($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery resolves future with a RecordMetadata built in C (aiokafka facade)."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."
      "\n\n"

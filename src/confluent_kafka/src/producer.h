@@ -11,6 +11,7 @@ int cfl_producer_init_type(PyObject *module, cfl_state *st);
 typedef struct {
     PyObject *topic, *value, *key, *partition, *callback, *timestamp, *headers;
     PyObject *opaque; /* asyncio layer: the report calls callback(opaque, err, msg) */
+    int resolve;      /* _produce_future(): callback is its spec tuple (see MsgRef.resolve) */
 } ProduceArgs;
 
 /* Enqueue one message from Python arguments. 0, or -1 with an exception set (BufferError when

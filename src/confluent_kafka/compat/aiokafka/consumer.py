@@ -19,6 +19,7 @@ from confluent_kafka.cimpl import OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
+from confluent_kafka.cimpl import _records
 
 from . import _options
 from .abc import ConsumerRebalanceListener
@@ -36,6 +37,11 @@ _DEFAULT_BATCH = 10000  # most records one getmany() takes without max_records /
 _NOTHING: Set[Tuple[str, int]] = set()  # no partition filter (never mutated)
 _GETONE_BATCH = 256  # messages getone() takes from librdkafka at once (the rest wait in the buffer)
 _RAISED = frozenset({29, 30, 31})  # authorization failures: raised by getone()/getmany(), as aiokafka does
+# ConsumerRecord's fields as cimpl._records() layout codes (topic, partition, offset, timestamp,
+# 1 for log-append time, key, value, None, key size, value size, headers tuple), and their names.
+_LAYOUT = "tposYkvnKVH"
+_NAMES = ("topic", "partition", "offset", "timestamp", "timestamp_type", "key", "value", "checksum",
+          "serialized_key_size", "serialized_value_size", "headers")
 _COMMIT_FAILED = frozenset({22, 25, 27})  # ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID, REBALANCE_IN_PROGRESS
 
 
@@ -614,6 +620,8 @@ class AIOKafkaConsumer:
     # ---- fetching --------------------------------------------------------------------------
 
     def _record(self, msg: Any) -> ConsumerRecord[Any, Any]:
+        if self._key_deserializer is None and self._value_deserializer is None:
+            return _records([msg], ConsumerRecord, _LAYOUT, _NAMES)[0]  # type: ignore[no-any-return]
         key = msg.key()
         value = msg.value()
         ts_type, ts = msg.timestamp()
@@ -660,12 +668,11 @@ class AIOKafkaConsumer:
         while True:
             msg = self._take_one(wanted)
             if msg is not None:
-                topic, part = msg.topic(), msg.partition()
                 try:
-                    self._c.store_offsets(offsets=[_TP(topic, part, msg.offset() + 1)])
+                    self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
                 except KafkaException:
                     pass  # revoked meanwhile
-                self._last_poll[(topic, part)] = int(time.time() * 1000)  # (a TopicPartition finds it)
+                self._last_poll[(msg.topic(), msg.partition())] = int(time.time() * 1000)  # (a TopicPartition finds it)
                 return self._record(msg)
             try:
                 fetched = await aio.consume(_GETONE_BATCH, None)
@@ -769,12 +776,20 @@ class AIOKafkaConsumer:
         if not msgs:
             return out
         self._store(msgs)
-        # The hot loop: one ConsumerRecord per message, built inline (what _record() does).
-        record = ConsumerRecord
         kd = self._key_deserializer
         vd = self._value_deserializer
         last_tp: Any = None
         bucket: List[ConsumerRecord[Any, Any]] = []
+        if kd is None and vd is None:
+            # The hot path: every record built in C, then grouped by partition (runs of one).
+            for r in _records(msgs, ConsumerRecord, _LAYOUT, _NAMES):
+                if last_tp is None or last_tp[1] != r.partition or last_tp[0] != r.topic:
+                    last_tp = TopicPartition(r.topic, r.partition)
+                    bucket = out.setdefault(last_tp, [])
+                bucket.append(r)
+            msgs = []
+        # With deserializers: one ConsumerRecord per message, built inline (what _record() does).
+        record = ConsumerRecord
         for m in msgs:
             topic: Any = m.topic()
             part: Any = m.partition()

@@ -69,6 +69,12 @@ def _settle(fut: "asyncio.Future[RecordMetadata]", err: Optional[_RdKafkaError],
         pass  # cancelled by its awaiter (the report is dropped), or the loop was closed meanwhile
 
 
+# _produce_future()'s spec: a successful delivery resolves the future in C with
+# RecordMetadata(topic, partition, TopicPartition(...), offset, timestamp or None, 0/1, None), as
+# _settle() would; a failed one goes to _settle(); these exceptions of set_result() are dropped.
+_SPEC = (RecordMetadata, TopicPartition, _settle, (asyncio.InvalidStateError, RuntimeError))
+
+
 def _check_bytes(what: str, data: Any) -> None:
     if data is not None and not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{what} must be bytes (or be made bytes by {what}_serializer), got {type(data).__name__}")
@@ -267,6 +273,7 @@ class AIOKafkaProducer:
         except KafkaException as e:
             raise KafkaConfigurationError(f"AIOKafkaProducer: {e.args[0].str()}") from None
         self._produce = self._aio._p._produce_with
+        self._produce_future = self._aio._p._produce_future
 
     # ---- lifetime --------------------------------------------------------------------------
 
@@ -369,7 +376,6 @@ class AIOKafkaProducer:
         """
         if self._closed:
             raise ProducerClosed()
-        produce = self._produce
         assert not (value is None and key is None), "Need at least one: key or value"
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
@@ -403,9 +409,10 @@ class AIOKafkaProducer:
                 if partition not in self._partition_sets[topic]:
                     raise AssertionError("Unrecognized partition")
         fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
+        produce = self._produce_future
         while True:
             try:
-                produce(fut, _settle, topic, value, key, partition, timestamp_ms, headers)
+                produce(fut, _SPEC, topic, value, key, partition, timestamp_ms, headers)
                 return fut
             except BufferError:
                 await self._aio._make_room()

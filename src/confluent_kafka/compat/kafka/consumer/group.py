@@ -28,6 +28,11 @@ _new_record = tuple.__new__
 _OFFSET_BEGINNING, _OFFSET_END = _ck.OFFSET_BEGINNING, _ck.OFFSET_END
 _NO_OFFSET = _ck.KafkaError._NO_OFFSET
 _SOFT_ERRORS = frozenset((_ck.KafkaError._PARTITION_EOF,))
+# ConsumerRecord's fields as cimpl._records() layout codes: topic, partition, leader epoch (-1),
+# offset, timestamp, timestamp type (0/1, -1), key, value, headers list, None, key size,
+# value size, headers' serialized size.
+_LAYOUT = "tplosykvhnKVS"
+_build = _ck.cimpl._records
 
 
 def _tp(partition: Any) -> TopicPartition:
@@ -231,9 +236,26 @@ class KafkaConsumer:
         """ConsumerRecords of ``msgs``; with ``groups``, they go into ``groups[(topic, partition)]``
         instead of the returned list (records arrive in runs per partition, so the bucket only
         changes when the partition does)."""
-        out: List[ConsumerRecord] = []
         kd, vd = self._key_des, self._value_des
         paused = self._paused
+        if kd is None and vd is None and not paused:
+            good = [m for m in msgs if m.error() is None]
+            if len(good) != len(msgs):
+                for m in msgs:
+                    self._check(m.error())
+            records = _build(good, ConsumerRecord, _LAYOUT)
+            if groups is None:
+                return records
+            # Records come in runs per partition: a new bucket only when the partition changes.
+            cur: Any = None
+            append: Any = None
+            for r in records:
+                if cur is None or r[1] != cur[1] or r[0] != cur[0]:
+                    cur = (r[0], r[1])
+                    append = groups.setdefault(cur, []).append
+                append(r)
+            return []
+        out: List[ConsumerRecord] = []
         cur_topic: Any = None
         cur_partition: Any = None
         skip = False
@@ -242,11 +264,7 @@ class KafkaConsumer:
         for m in msgs:
             err = m.error()
             if err is not None:
-                if err.code() in _SOFT_ERRORS:
-                    continue
-                if err.fatal() or err.code() == _ck.KafkaError._AUTO_OFFSET_RESET:
-                    raise translate_error(err)
-                log.warning("consumer error: %s", err)
+                self._check(err)
                 continue
             topic = m.topic()
             partition = m.partition()
@@ -277,6 +295,15 @@ class KafkaConsumer:
                 topic, partition, -1 if epoch is None else epoch, m.offset(), ts,
                 tstype - 1 if tstype > 0 else -1, key, value, headers, None, ksize, vsize, hsize)))
         return out
+
+    @staticmethod
+    def _check(err: Any) -> None:
+        """A fetched error: raise a fatal one (or a failed offset reset), log others, skip EOF."""
+        if err is None or err.code() in _SOFT_ERRORS:
+            return
+        if err.fatal() or err.code() == _ck.KafkaError._AUTO_OFFSET_RESET:
+            raise translate_error(err)
+        log.warning("consumer error: %s", err)
 
     def _fetch(self, max_records: int, timeout: float,
                groups: Optional[Dict[Any, List[ConsumerRecord]]] = None) -> List[ConsumerRecord]:

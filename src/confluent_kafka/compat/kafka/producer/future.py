@@ -6,7 +6,7 @@ import threading
 import time
 from collections import namedtuple
 import functools
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka.future import Future
@@ -25,6 +25,16 @@ log = logging.getLogger("kafka.future")
 # One lock for every record future: it guards a few attribute writes, so sharing it costs less
 # than a lock per record.
 _LOCK = threading.Lock()
+_TPS: Dict[Tuple[str, int], Any] = {}  # (topic, partition) -> TopicPartition, shared by the delivery reports
+
+
+def _tp(topic: str, partition: int) -> Any:
+    tp = _TPS.get((topic, partition))
+    if tp is None:
+        if len(_TPS) > 100_000:
+            _TPS.clear()
+        tp = _TPS[(topic, partition)] = _new(TopicPartition, (topic, partition))
+    return tp
 
 
 class FutureRecordMetadata(Future):
@@ -99,7 +109,7 @@ class FutureRecordMetadata(Future):
             topic, partition = msg.topic(), msg.partition()
             ts = msg.timestamp()[1]
             self._value = _new(RecordMetadata, (
-                topic, partition, _new(TopicPartition, (topic, partition)), msg.offset(),
+                topic, partition, _tp(topic, partition), msg.offset(),
                 ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
                 None, ksize, vsize, hsize))
             self._msg = None
@@ -116,18 +126,18 @@ class FutureRecordMetadata(Future):
             self.failure(translate_error(err))
             return
         self._msg = msg  # before is_done: get() in another thread may read value at once
-        lock = self._lock
-        lock.acquire()
+        _LOCK.acquire()  # (self._lock is _LOCK: the global is the cheaper lookup)
         self.is_done = True
         callbacks = self._callbacks
-        lock.release()
+        _LOCK.release()
         if callbacks is not None:  # otherwise the RecordMetadata is built if someone asks
             self._callbacks = self._errbacks = None
             timestamp_ms, ksize, vsize, hsize = self.args
             topic, partition = msg.topic(), msg.partition()
             ts = msg.timestamp()[1]
+            tp = _TPS.get((topic, partition)) or _tp(topic, partition)
             value = self._value = _new(RecordMetadata, (
-                topic, partition, _new(TopicPartition, (topic, partition)), msg.offset(),
+                topic, partition, tp, msg.offset(),
                 ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
                 None, ksize, vsize, hsize))
             for fn in callbacks:

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 _BYTES = (bytes, bytearray, memoryview, type(None))
 _alloc = object.__new__
+_DELIVERED = FutureRecordMetadata._delivered  # called as (future, err, msg)
 
 
 def _serializer(fn: Any) -> Optional[Callable[[str, Any, Any], Any]]:
@@ -110,7 +111,9 @@ class KafkaProducer:
         conf["partitioner"] = "murmur2_random"
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
-        self._produce = self._producer.produce
+        # produce() whose delivery report calls _DELIVERED(future, err, msg): one shared function
+        # instead of a bound method made per record.
+        self._produce = self._producer._produce_with
         self._transactional = cfg["transactional_id"] is not None
         self._closed = False
         self._stopping = False
@@ -179,7 +182,7 @@ class KafkaProducer:
         future._wait = self._wait
         future.args = (timestamp_ms, -1 if key is None else len(key), -1 if value is None else len(value), hsize)
         try:
-            self._produce(topic, value, key, partition, future._delivered, None, timestamp_ms or 0, headers)
+            self._produce(future, _DELIVERED, topic, value, key, partition, timestamp_ms, headers)
         except BufferError:
             self._produce_blocking(future, topic, value, key, partition, timestamp_ms, headers)
         except _ck.KafkaException as exc:
@@ -193,8 +196,7 @@ class KafkaProducer:
         while True:
             self._producer.poll(0.05)
             try:
-                self._producer.produce(topic, value, key, partition, future._delivered,
-                                       None, timestamp_ms or 0, headers)
+                self._produce(future, _DELIVERED, topic, value, key, partition, timestamp_ms, headers)
                 return
             except BufferError:
                 if time.monotonic() >= deadline:

@@ -1,0 +1,94 @@
+"""Producer._produce_future(): a delivery resolves an asyncio future with a RecordMetadata built in C."""
+from __future__ import annotations
+
+import asyncio
+from collections import namedtuple
+from typing import Any, List
+
+import pytest
+
+from confluent_kafka import TIMESTAMP_LOG_APPEND_TIME, KafkaError, Producer
+
+RM = namedtuple("RM", "topic partition tp offset timestamp timestamp_type log_start_offset")
+TP = namedtuple("TP", "topic partition")
+
+
+def _fallback(calls: List[Any]) -> Any:
+    def fallback(fut: Any, err: Any, msg: Any) -> None:
+        calls.append((err, msg))
+        if not fut.done():
+            fut.set_exception(RuntimeError(err.name()))
+    return fallback
+
+
+def _producer() -> Producer:
+    return Producer({"test.mock.num.brokers": 1, "linger.ms": 1, "message.timeout.ms": 5000})
+
+
+def test_success_resolves_with_the_named_tuple() -> None:
+    async def main() -> None:
+        p = _producer()
+        calls: List[Any] = []
+        spec = (RM, TP, _fallback(calls), (asyncio.InvalidStateError,))
+        futs = [asyncio.get_running_loop().create_future() for _ in range(3)]
+        p._produce_future(futs[0], spec, "t", b"v", None, 0)
+        p._produce_future(futs[1], spec, "t", b"w", b"k", 0, 1234)
+        p._produce_future(futs[2], spec, "t", b"x")
+        futs[2].cancel()  # its report is dropped, not raised from flush()
+        seen: List[Any] = []  # the same topic's report as a Message, for the timestamp type
+        p._produce_with(None, lambda _o, err, msg: seen.append(msg), "t", b"y", None, 0)
+        assert p.flush(10) == 0
+        a, b = futs[0].result(), futs[1].result()
+        assert type(a) is RM and type(a.tp) is TP
+        assert (a.topic, a.partition, a.tp, a.log_start_offset) == ("t", 0, TP("t", 0), None)
+        tstype, ts = seen[0].timestamp()
+        assert a.timestamp_type == b.timestamp_type == (1 if tstype == TIMESTAMP_LOG_APPEND_TIME else 0)
+        assert b.offset == a.offset + 1 and seen[0].offset() > b.offset
+        assert isinstance(a.timestamp, int) and a.timestamp > 0  # the report's, as Message.timestamp()
+        if tstype != TIMESTAMP_LOG_APPEND_TIME:
+            assert b.timestamp == 1234
+        assert calls == []
+    asyncio.run(main())
+
+
+def test_failure_goes_to_the_fallback() -> None:
+    async def main() -> None:
+        p = Producer({"bootstrap.servers": "127.0.0.1:1", "message.timeout.ms": 100})
+        calls: List[Any] = []
+        fut = asyncio.get_running_loop().create_future()
+        p._produce_future(fut, (RM, TP, _fallback(calls), ()), "t", b"v")
+        p.purge()
+        p.flush(5)
+        assert len(calls) == 1 and calls[0][0].code() == KafkaError._PURGE_QUEUE
+        assert calls[0][1].value() == b"v"
+        with pytest.raises(RuntimeError):
+            fut.result()
+    asyncio.run(main())
+
+
+def test_an_exception_not_ignored_surfaces() -> None:
+    async def main() -> None:
+        p = _producer()
+        fut = asyncio.get_running_loop().create_future()
+        p._produce_future(fut, (RM, TP, _fallback([]), ()), "t", b"v", None, 0)
+        fut.cancel()
+        with pytest.raises(asyncio.InvalidStateError):
+            p.flush(10)
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("spec", [
+    None, (RM, TP, print), (RM, TP, print, [ValueError]), (int, TP, print, ()), (RM, TP, 1, ()),
+    (RM, TP, print, (1,)), (RM, "TP", print, ()),
+])
+def test_bad_spec_raises_type_error(spec: Any) -> None:
+    p = _producer()
+    with pytest.raises(TypeError):
+        p._produce_future(object(), spec, "t", b"v")
+    assert len(p) == 0
+
+
+def test_argument_count() -> None:
+    p = _producer()
+    with pytest.raises(TypeError):
+        p._produce_future(object(), (RM, TP, print, ()))
