@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._schema import pyarrow
 
@@ -222,7 +222,7 @@ class Writing:
     use_guid: bool = False
 
 
-def framing(resolved: Any, writing: Optional[Writing], indexes: Optional[list] = None) -> Tuple[bytes, Optional[bytes]]:
+def framing(resolved: Any, writing: Optional[Writing], indexes: Optional[List[int]] = None) -> Tuple[bytes, Optional[bytes]]:
     """``(prefix of each value, value of the schema id header or None)`` of a write with the
     :class:`~confluent_kafka.spark._registry.ResolvedSchema` ``resolved``; ``indexes``: the
     Protobuf message indexes."""

@@ -536,7 +536,7 @@ class ColumnDecoder:
                 continue
             indexes[i] = tuple(found)
             payload_starts[i] = pos
-        groups: Dict[Tuple[int, Tuple[int, ...]], List[int]] = {}
+        groups: Dict[Tuple[Any, Tuple[int, ...]], List[int]] = {}
         for schema_id in np.unique(framed.ids[ok]).tolist():
             rows = np.nonzero(ok & (framed.ids == schema_id))[0]
             ref = framed.ref(schema_id)
