@@ -139,17 +139,19 @@ def test_guid_the_registry_does_not_hold_and_bad_headers_are_malformed(registry:
     classic, _, make = serializers("avro", registry)
     good = classic(make(1), SerializationContext(TOPIC, MessageField.VALUE))
     unknown = b"\x01" + uuid.uuid4().bytes + good[5:]
-    values = [good, unknown, good[5:], good[5:], b"\x01" + good[1:9]]
+    known = b"\x01" + uuid.UUID(registry.get_latest_version(f"{TOPIC}-value").guid).bytes + good[5:]
+    values = [good, unknown, good[5:], good[5:], b"\x01" + good[1:9], known, unknown, known]
     headers: List[Optional[HeaderList]] = [[], [], [("__value_schema_id", b"\x07abcd")],
-                                           [("__value_schema_id", b"\x01ab")], []]
+                                           [("__value_schema_id", b"\x01ab")], [], [], [], []]
     resolved = resolve_read(options("avro"), [TOPIC])
     with pytest.raises(MalformedRecordError, match=r"orders\[0\] offset 1: the value names schema guid .* which "
                                                    r"the Schema Registry does not hold"):
         BatchDecoder(options("avro"), resolved)(kafka_batch(values, headers))
     decoder = BatchDecoder(options("avro", mode="PERMISSIVE"), resolved)
-    _, why = decoder.columns["value"].decode(pa.array(values, pa.binary()),
-                                             kafka_batch(values, headers).column("headers"))
-    assert sorted(why) == [1, 2, 3, 4]
+    column, why = decoder.columns["value"].decode(pa.array(values, pa.binary()),
+                                                  kafka_batch(values, headers).column("headers"))
+    assert sorted(why) == [1, 2, 3, 4, 6]  # two guids in one batch: each row keeps its own
+    assert [v and v["id"] for v in column.to_pylist()] == [1, None, None, None, None, 1, None, 1]
     assert why[2] == ("has a __value_schema_id header of 5 byte(s) that names no schema (it must be 0x00 and a "
                       "4-byte schema id, or 0x01 and a 16-byte schema guid)")
     assert why[3].startswith("has a __value_schema_id header of 3 byte(s)")

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ._schema import pyarrow
+from ._schema import pyarrow, pyarrow_compute
 
 MAGIC = 0
 MAGIC_GUID = 1
@@ -103,7 +103,7 @@ def _header_values(headers: Any, name: str, n: int) -> Dict[int, bytes]:
     import numpy as np
 
     pa = pyarrow()
-    pc = __import__("pyarrow.compute", fromlist=["compute"])
+    pc = pyarrow_compute()
     if headers is None or headers.null_count == len(headers):
         return {}
     flat = headers.flatten()
@@ -167,9 +167,12 @@ def check(column: Any, headers: Any = None, field_name: str = "value") -> Framed
         text = str(uuid.UUID(bytes=raw))
         return guids.setdefault(text, -(len(guids) + 1))
 
-    for i in np.nonzero(guid)[0].tolist():
-        start = int(starts[i])
-        ids[i] = guid_key(data[start + 1:start + GUID_HEADER].tobytes())
+    guid_rows = np.nonzero(guid)[0]
+    if len(guid_rows):  # the distinct guids, each turned into text once
+        raw = data[(starts[guid_rows] + 1)[:, None] + np.arange(GUID_HEADER - 1)]
+        distinct, inverse = np.unique(raw, axis=0, return_inverse=True)
+        keys = np.array([guid_key(row.tobytes()) for row in distinct], np.int64)
+        ids[guid_rows] = keys[inverse.reshape(-1)]
     rest: Dict[int, bytes] = {}
     for i in np.nonzero(hdr)[0].tolist():
         value = from_header[i]
@@ -192,7 +195,7 @@ def payloads(column: Any, framed: Framed, rows: Any) -> Any:
     binary Arrow array."""
     import numpy as np
 
-    pa, pc = pyarrow(), __import__("pyarrow.compute", fromlist=["compute"])
+    pa, pc = pyarrow(), pyarrow_compute()
     skip = np.unique(framed.body[rows] - framed.starts[rows])
     whole = len(rows) == len(column)
     if len(skip) == 1:
@@ -241,7 +244,7 @@ def add_headers(headers: Any, added: Any, n: int) -> Any:
     appended to the rows where ``rows`` (a bool Arrow array) is true, in that order."""
     import numpy as np
 
-    pa, pc = pyarrow(), __import__("pyarrow.compute", fromlist=["compute"])
+    pa, pc = pyarrow(), pyarrow_compute()
     entry = pa.struct([pa.field("key", pa.string()), pa.field("value", pa.binary())])
     if headers is None:
         old_len = np.zeros(n, np.int64)
