@@ -250,3 +250,44 @@ def test_function_api_writes_and_reads_avro(spark: Any, new_topic: Callable[...,
     got = read(spark, sr_options, subscribe=topic, valueFormat="avro")
     assert got.schema["value"].dataType.simpleString() == "struct<id:bigint,day:date,kv:map<string,string>>"
     assert sorted(got.select("value.*").collect()) == sorted(df.select("value.*").collect())
+
+
+def test_schema_id_in_headers_is_written_and_read_back(spark: Any, new_topic: Callable[..., str],
+                                                       kafka_bootstrap: str, registry: Any,
+                                                       sr_options: Dict[str, str]) -> None:
+    """The header framing with classic ids (Karapace has no guids): a write puts the id in the
+    ``__value_schema_id`` header, the library's deserializer and a Spark read (the dual
+    deserializer, without includeHeaders) read it; a guid write is refused before any task."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    topic = new_topic(1)
+    # ids from 1: an Avro record starting with id 0 would start with byte 0, like the classic framing
+    df = spark.range(1, 41).selectExpr("named_struct('id', id, 'name', concat('name', id)) AS value",
+                                    "array(named_struct('key', 'h', 'value', cast('v' AS binary))) AS headers")
+    writer = df.write.format(FORMAT).options(**sr_options).option("topic", topic).option("valueFormat", "avro")
+    with pytest.raises(Exception, match="gives no guid for schema id .* set valueSchemaIdType=id"):
+        writer.option("valueSchemaIdSerializer", "header").mode("append").save()
+    (writer.option("valueSchemaIdSerializer", "header").option("valueSchemaIdType", "id").mode("append").save())
+    schema_id = registry.get_latest_version(f"{topic}-value").schema_id
+
+    c = Consumer({"bootstrap.servers": kafka_bootstrap, "group.id": "spark-tests-check"})
+    c.assign([TopicPartition(topic, 0, 0)])
+    raw: List[Any] = []
+    try:
+        while len(raw) < 40:
+            raw.extend(c.consume_arrow(100, 1.0, headers=True).to_pyarrow().to_pylist())
+    finally:
+        c.close()
+    deser = AvroDeserializer(registry)
+    for r in raw:
+        headers = [(h["key"], h["value"]) for h in r["headers"]]
+        assert headers == [("h", b"v"), ("__value_schema_id", b"\x00" + schema_id.to_bytes(4, "big"))]
+        assert not r["value"].startswith(b"\x00" + schema_id.to_bytes(4, "big"))  # unframed: the record alone
+        got = deser(r["value"], SerializationContext(topic, MessageField.VALUE, headers))
+        assert got["name"] == f"name{got['id']}"
+
+    back = load(spark, sr_options, subscribe=topic, valueFormat="avro")
+    assert "headers" not in back.columns
+    assert sorted(back.select("value.*").collect()) == sorted(df.select("value.*").collect())
+    with pytest.raises(Exception, match=r"offset \d+: the value starts with byte 0x[0-9a-f]{2}, not the Schema"):
+        load(spark, sr_options, subscribe=topic, valueFormat="avro", valueSchemaIdDeserializer="prefix").collect()

@@ -20,7 +20,7 @@ import io
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from ..serialization import SerializationError
 from ._avro_types import (
@@ -92,7 +92,7 @@ class ColumnDecoder:
         self.reader_parsed = parse_schema(strip_logical_types(reader))
         self._client = registry_client
         self._sync = os.urandom(16)
-        self._writers: Dict[int, _Writer] = {}
+        self._writers: Dict[Union[int, str], _Writer] = {}
         # Values of named types tagged with their names: only needed (and only paid for) where
         # a union becomes a member struct.
         self._tags: Dict[str, Any] = {"return_named_type": True, "return_named_type_override": True} \
@@ -103,27 +103,30 @@ class ColumnDecoder:
     def _registry(self) -> Any:
         return self._client if self._client is not None else client(self.registry)
 
-    def writer(self, schema_id: int) -> _Writer:
-        """The writer schema ``schema_id``, fetched once (a 404 is remembered as an error)."""
+    def writer(self, schema_id: Union[int, str]) -> _Writer:
+        """The writer schema ``schema_id`` (an id, or a guid), fetched once (a 404 is remembered
+        as an error)."""
         found = self._writers.get(schema_id)
         if found is not None:
             return found
         from fastavro import parse_schema
 
         from ..schema_registry import SchemaRegistryError
+        from ._framing import describe, fetch
 
+        which = describe(schema_id)
         try:
             registry = self._registry()
-            text = self_contained(registry.get_schema(schema_id), registry, f"schema id {schema_id}")
+            text = self_contained(fetch(registry, schema_id), registry, which)
             stripped = strip_logical_types(json.loads(text))
             same = json.dumps(stripped, sort_keys=True) == self._reader_stripped
             found = _Writer(parse_schema(stripped), _container_header(json.dumps(stripped), self._sync), same)
         except SchemaRegistryError as exc:
             if exc.http_status_code != 404:
                 raise
-            found = _Writer(error=f"names schema id {schema_id}, which the Schema Registry does not hold ({exc})")
+            found = _Writer(error=f"names {which}, which the Schema Registry does not hold ({exc})")
         except (ValueError, TypeError, KeyError) as exc:
-            found = _Writer(error=f"names schema id {schema_id}, which cannot be read as Avro: {exc}")
+            found = _Writer(error=f"names {which}, which cannot be read as Avro: {exc}")
         self._writers[schema_id] = found
         return found
 
@@ -148,8 +151,9 @@ class ColumnDecoder:
         return schemaless_reader(io.BytesIO(payload), w.parsed, None if w.same_as_reader else self.reader_parsed,
                                  **self._tags)
 
-    def decode(self, column: Any) -> Tuple[Any, Dict[int, str]]:
-        """Decode the binary Arrow array ``column``.
+    def decode(self, column: Any, headers: Any = None) -> Tuple[Any, Dict[int, str]]:
+        """Decode the binary Arrow array ``column``; with ``headers`` (the batch's headers
+        column) a ``__<field>_schema_id`` header names a record's schema first.
 
         :returns: the Arrow array of the column's Spark type (null where the value is null or
             could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
@@ -158,43 +162,26 @@ class ColumnDecoder:
         """
         import numpy as np
 
-        pa, pc = pyarrow(), pyarrow_compute()
-        if column.type != pa.binary():
-            column = column.cast(pa.binary())
+        from . import _framing
+
+        pa = pyarrow()
+        column = _framing.binary(column)
         n = len(column)
-        bad: Dict[int, str] = {}
-        # The framing of every value, checked on the Arrow buffers (no bytes object per row).
-        offsets = np.frombuffer(column.buffers()[1], dtype=np.int32, count=n + 1, offset=4 * column.offset)
-        data_buf = column.buffers()[2]
-        data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
-        valid = np.ones(n, bool) if column.null_count == 0 else column.is_valid().to_numpy(zero_copy_only=False)
-        starts, lengths = offsets[:-1], np.diff(offsets)
-        first = np.full(n, 255, np.uint8)
-        some = valid & (lengths > 0)
-        first[some] = data[starts[some]]
-        ok = valid & (lengths >= HEADER) & (first == MAGIC)
-        for i in np.nonzero(valid & ~ok)[0].tolist():
-            length = int(lengths[i])
-            bad[i] = (f"is {length} byte(s) long, shorter than the 5-byte Schema Registry framing"
-                      if length < HEADER or first[i] == MAGIC else
-                      f"starts with byte 0x{int(first[i]):02x}, not the Schema Registry framing (magic byte 0x00 "
-                      f"and a 4-byte schema id): it was not written by a Schema Registry serializer")
-        ids = np.zeros(n, np.uint32)
-        s = starts[ok]
-        ids[ok] = ((data[s + 1].astype(np.uint32) << 24) | (data[s + 2].astype(np.uint32) << 16)
-                   | (data[s + 3].astype(np.uint32) << 8) | data[s + 4].astype(np.uint32))
+        framed = _framing.check(column, headers, self.field)
+        bad = framed.bad
+        ok = framed.ok
         decoded: List[Any] = [None] * n
         everything = bool(ok.all())
-        for schema_id in np.unique(ids[ok]).tolist():
-            w = self.writer(schema_id)
-            rows = np.nonzero(ok & (ids == schema_id))[0]
+        for key in np.unique(framed.ids[ok]).tolist():
+            ref = framed.ref(key)
+            w = self.writer(ref)
+            rows = np.nonzero(ok & (framed.ids == key))[0]
             if w.error is not None:
                 for i in rows.tolist():
                     bad[i] = w.error
                 continue
             whole = everything and len(rows) == n
-            # (an explicit stop: pyarrow 26 miscomputes the sizes without one)
-            payloads = pc.binary_slice(column if whole else column.take(pa.array(rows)), HEADER, 2**31 - 1)
+            payloads = _framing.payloads(column, framed, rows)
             try:
                 records = self._read_block(w, payloads)
                 if len(records) != len(rows):
@@ -207,7 +194,7 @@ class ColumnDecoder:
                     except Exception as exc:  # noqa: BLE001 - the record is malformed
                         records.append(None)
                         into = "" if w.same_as_reader else f" into the reader {self.resolved.describe()}"
-                        bad[i] = f"does not decode with its writer schema id {schema_id}{into}: {exc}"
+                        bad[i] = f"does not decode with its writer {_framing.describe(ref)}{into}: {exc}"
             if whole:
                 decoded = records
             else:
@@ -227,15 +214,22 @@ class BatchDecoder:
     columns, applying the read's ``mode`` to records that do not decode."""
 
     def __init__(self, registry: RegistryOptions, resolved: Dict[str, ResolvedSchema],
-                 registry_client: Any = None) -> None:
+                 registry_client: Any = None, keep_headers: bool = True) -> None:
         self.mode = registry.mode
         self.columns = {name: ColumnDecoder(r, registry, registry_client) for name, r in resolved.items()}
+        self.setup(registry, keep_headers)
+
+    def setup(self, registry: RegistryOptions, keep_headers: bool) -> None:
+        """Which columns look for their schema id in the headers (the dual deserializer), and
+        whether the headers column stays (``includeHeaders``) or was only read for that."""
+        self.dual = {f.field for f in registry.fields() if f.id_deserializer == "dual"}
+        self.keep_headers = keep_headers
 
     def output_schema(self, schema: Any) -> Any:
         """``schema`` (Spark's Kafka layout in Arrow) with the decoded columns' types."""
         pa = pyarrow()
         fields = [pa.field(f.name, self.columns[f.name].plan.arrow_type, True) if f.name in self.columns else f
-                  for f in schema]
+                  for f in schema if self.keep_headers or f.name != "headers"]
         return pa.schema(fields)
 
     def __call__(self, batch: Any) -> Any:
@@ -247,11 +241,14 @@ class BatchDecoder:
         arrays = list(batch.columns)
         names = batch.schema.names
         all_bad: Dict[int, str] = {}
+        headers = batch.column(names.index("headers")) if "headers" in names else None
         for name, decoder in self.columns.items():
             idx = names.index(name)
-            arrays[idx], bad = decoder.decode(batch.column(idx))
+            arrays[idx], bad = decoder.decode(batch.column(idx), headers if name in self.dual else None)
             for row, why in bad.items():
                 all_bad.setdefault(row, f"the {name} {why}")
+        if headers is not None and not self.keep_headers:
+            del arrays[names.index("headers")]
         out = pa.RecordBatch.from_arrays(arrays, schema=self.output_schema(batch.schema))
         if not all_bad:
             return out
@@ -464,18 +461,20 @@ class ColumnEncoder:
     column is then made from that buffer and those positions, with no bytes object per row.
     """
 
-    def __init__(self, resolved: ResolvedSchema, spark_type: Any) -> None:
+    def __init__(self, resolved: ResolvedSchema, spark_type: Any, writing: Any = None) -> None:
         from fastavro import parse_schema
+
+        from ._framing import framing
 
         schema = json.loads(resolved.schema)
         self.resolved = resolved
         self.unit_type, self.storage_type, self.convert = _write_types(spark_type, schema, resolved.field, {})
-        self.header = bytes([MAGIC]) + resolved.schema_id.to_bytes(4, "big")
+        self.header, self.id_header = framing(resolved, writing)
+        framing_field = [{"name": "framing", "type": {"type": "fixed", "name": "confluent_kafka_spark_Framing",
+                                                      "size": len(self.header)}}] if self.header else []
         self.parsed = parse_schema({
             # names without a namespace: the value's own named types keep theirs
-            "type": "record", "name": "confluent_kafka_spark_Framed", "fields": [
-                {"name": "framing", "type": {"type": "fixed", "name": "confluent_kafka_spark_Framing",
-                                             "size": HEADER}},
+            "type": "record", "name": "confluent_kafka_spark_Framed", "fields": framing_field + [
                 {"name": "value", "type": strip_logical_types(schema)}]})
 
     def _plain(self, column: Any) -> List[Any]:
@@ -510,7 +509,10 @@ class ColumnEncoder:
         for row, v in enumerate(values):
             if v is not None:
                 try:
-                    writer.write({"framing": header, "value": v if convert is None else convert(v)})
+                    record = {"value": v if convert is None else convert(v)}
+                    if header:
+                        record["framing"] = header
+                    writer.write(record)
                 except Exception as exc:  # noqa: BLE001 - named with the row
                     raise SerializationError(
                         f"the {self.resolved.field} of row {row} of this batch does not encode with "
@@ -540,18 +542,43 @@ def check_writable(resolved: ResolvedSchema, spark_type: Any) -> None:
         raise ValueError(f"the {resolved.field} column does not fit {resolved.describe()}: {exc}") from None
 
 
-class BatchEncoder:
-    """Replaces the key and value columns of write batches by their framed Avro bytes."""
+def writings(registry: Optional[RegistryOptions]) -> Dict[str, Any]:
+    """How each encoded column of a write names its schema (:class:`._framing.Writing`)."""
+    from ._framing import Writing
 
-    def __init__(self, resolved: Dict[str, ResolvedSchema], spark_types: Dict[str, Any]) -> None:
-        self.columns = {name: ColumnEncoder(r, spark_types[name]) for name, r in resolved.items()}
+    if registry is None:
+        return {}
+    return {f.field: Writing(f.id_serializer, f.use_guid) for f in registry.fields()}
+
+
+class BatchEncoder:
+    """Replaces the key and value columns of write batches by their framed Avro bytes (and
+    adds the schema id headers of columns written with the header serializer)."""
+
+    def __init__(self, resolved: Dict[str, ResolvedSchema], spark_types: Dict[str, Any],
+                 registry: Optional[RegistryOptions] = None) -> None:
+        how = writings(registry)
+        self.columns = {name: ColumnEncoder(r, spark_types[name], how.get(name)) for name, r in resolved.items()}
 
     def __call__(self, batch: Any) -> Any:
+        from ._framing import add_headers, header_name
+
         pa = pyarrow()
         names = batch.schema.names
         arrays, fields = list(batch.columns), list(batch.schema)
+        added = []
         for name, enc in self.columns.items():
             idx = names.index(name)
             arrays[idx] = enc.encode(batch.column(idx))
             fields[idx] = pa.field(name, pa.binary())
+            if enc.id_header is not None:
+                added.append((header_name(name), enc.id_header, arrays[idx].is_valid()))
+        if added:
+            idx = names.index("headers") if "headers" in names else -1
+            merged = add_headers(arrays[idx] if idx >= 0 else None, added, batch.num_rows)
+            if idx >= 0:
+                arrays[idx], fields[idx] = merged, pa.field("headers", merged.type)
+            else:
+                arrays.append(merged)
+                fields.append(pa.field("headers", merged.type))
         return pa.RecordBatch.from_arrays(arrays, schema=pa.schema(fields))

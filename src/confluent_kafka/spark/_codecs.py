@@ -8,7 +8,7 @@ key and a value of different formats mix.
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from . import _avro_codec
 from ._registry import RegistryOptions, ResolvedSchema
@@ -45,14 +45,18 @@ class BatchDecoder(_avro_codec.BatchDecoder):
     """The Avro batch decoder, with each column decoded by the codec of its format."""
 
     def __init__(self, registry: RegistryOptions, resolved: Dict[str, ResolvedSchema],
-                 registry_client: Any = None) -> None:
+                 registry_client: Any = None, keep_headers: bool = True) -> None:
         self.mode = registry.mode
         self.columns = {name: _module(r.format).ColumnDecoder(r, registry, registry_client)
                         for name, r in resolved.items()}
+        self.setup(registry, keep_headers)
 
 
 class BatchEncoder(_avro_codec.BatchEncoder):
     """The Avro batch encoder, with each column encoded by the codec of its format."""
 
-    def __init__(self, resolved: Dict[str, ResolvedSchema], spark_types: Dict[str, Any]) -> None:
-        self.columns = {name: _module(r.format).ColumnEncoder(r, spark_types[name]) for name, r in resolved.items()}
+    def __init__(self, resolved: Dict[str, ResolvedSchema], spark_types: Dict[str, Any],
+                 registry: Optional[RegistryOptions] = None) -> None:
+        how = _avro_codec.writings(registry)
+        self.columns = {name: _module(r.format).ColumnEncoder(r, spark_types[name], how.get(name))
+                        for name, r in resolved.items()}

@@ -1,28 +1,65 @@
 """Confluent's schema id framing of Kafka values, checked on a whole Arrow column at once.
 
-A framed value is a zero byte, the 4-byte big-endian schema id, then the encoded record (for
-Protobuf the message indexes come first). The checks run on the Arrow buffers with numpy: no
-bytes object per row. The texts of the faults are those the Avro path reports too.
+A value names the schema it was written with in one of the ways the library's serializers
+write and its ``dual_schema_id_deserializer`` reads:
+
+* a prefix of the value: magic byte 0 and the 4-byte big-endian schema id (the classic
+  framing), or magic byte 1 and the 16-byte schema guid;
+* a record header, ``__value_schema_id`` (``__key_schema_id`` for keys), holding one of those
+  two prefixes; the value is then the encoded record alone. A header wins over a prefix.
+
+For Protobuf the message indexes follow the id (in the value, or in the header). The checks of
+prefixes run on the Arrow buffers with numpy: no bytes object per row.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Dict
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ._schema import pyarrow
+from ._schema import pyarrow, pyarrow_compute
 
 MAGIC = 0
+MAGIC_GUID = 1
 HEADER = 5  # magic byte + 4-byte schema id
+GUID_HEADER = 17  # magic byte + 16-byte schema guid
+
+#: What ``<field>SchemaIdSerializer`` (writes) and ``<field>SchemaIdDeserializer`` (reads) accept.
+SERIALIZERS = ("prefix", "header")
+DESERIALIZERS = ("dual", "prefix")
+
+#: A schema as a record names it: its id, or its guid (text).
+Ref = Union[int, str]
+
+
+def header_name(field_name: str) -> str:
+    """The header carrying the schema id of the ``key`` or ``value``."""
+    return f"__{field_name}_schema_id"
+
+
+def describe(ref: Ref) -> str:
+    """``schema id 7`` or ``schema guid 0f3...``."""
+    return f"schema guid {ref}" if isinstance(ref, str) else f"schema id {ref}"
+
+
+def fetch(registry: Any, ref: Ref, fmt: Optional[str] = None) -> Any:
+    """The registry's :class:`~confluent_kafka.schema_registry.Schema` that ``ref`` names."""
+    if isinstance(ref, str):
+        return registry.get_schema_by_guid(ref, fmt=fmt)
+    return registry.get_schema(ref, fmt=fmt)
 
 
 @dataclass
 class Framed:
-    """The framing of every value of one binary column.
+    """How every value of one binary column names its schema.
 
-    ``ok``: the rows whose value is framed (bool array); ``ids``: their schema ids; ``starts``
-    and ``lengths``: where each value's bytes are in ``data`` (the column's data buffer as
-    uint8); ``bad``: ``{row: why}`` for the non-null rows that are not framed.
+    ``ok``: the rows whose schema is named (bool array); ``ids``: per row a key of the schema
+    (the id itself, or a negative key of a guid: :meth:`ref` turns a key into the id or guid);
+    ``starts`` and ``lengths``: where each value's bytes are in ``data`` (the column's data
+    buffer as uint8); ``body``: where each value's encoded record starts (after any prefix);
+    ``bad``: ``{row: why}`` for the non-null rows whose schema is not named. ``header_rest``:
+    for rows named by a header, the header's bytes after the id (Protobuf's message indexes).
     """
 
     ok: Any
@@ -31,6 +68,23 @@ class Framed:
     lengths: Any
     data: Any
     bad: Dict[int, str]
+    body: Any = None
+    guids: Tuple[str, ...] = ()
+    header_rest: Dict[int, bytes] = field(default_factory=dict)
+
+    def ref(self, key: int) -> Ref:
+        """The schema id or guid of the key ``key`` of :attr:`ids`."""
+        key = int(key)
+        return key if key >= 0 else self.guids[-key - 1]
+
+    def prefix_size(self) -> Optional[int]:
+        """The size of the prefix of every value when they all have the same, else None."""
+        import numpy as np
+
+        if not len(self.starts):
+            return None
+        sizes = np.unique((self.body - self.starts)[self.ok])
+        return int(sizes[0]) if len(sizes) == 1 and bool(self.ok.all()) else None
 
 
 def binary(column: Any) -> Any:
@@ -39,8 +93,38 @@ def binary(column: Any) -> Any:
     return column if column.type == pa.binary() else column.cast(pa.binary())
 
 
-def check(column: Any) -> Framed:
-    """Check the framing of the binary Arrow array ``column`` (see :class:`Framed`)."""
+_NOT_FRAMED = ("not the Schema Registry framing (magic byte 0x00 and a 4-byte schema id, or 0x01 and a "
+               "16-byte schema guid, nor a {header} header): it was not written by a Schema Registry serializer")
+
+
+def _header_values(headers: Any, name: str, n: int) -> Dict[int, bytes]:
+    """``{row: value}`` of the first header ``name`` with a value of each row of the Arrow list
+    column ``headers`` (list<struct<key, value>>)."""
+    import numpy as np
+
+    pa = pyarrow()
+    pc = pyarrow_compute()
+    if headers is None or headers.null_count == len(headers):
+        return {}
+    flat = headers.flatten()
+    if not len(flat):
+        return {}
+    keys, values = flat.field("key"), flat.field("value")
+    hit = pc.and_(pc.equal(keys, pa.scalar(name)), pc.is_valid(values))
+    hit = hit.fill_null(False).to_numpy(zero_copy_only=False)
+    if not hit.any():
+        return {}
+    parents = pc.list_parent_indices(headers).to_numpy(zero_copy_only=False)
+    where = np.nonzero(hit)[0]
+    rows, first = np.unique(parents[where], return_index=True)
+    chosen = values.take(pa.array(where[first])).to_pylist()
+    return {int(r): bytes(v) for r, v in zip(rows.tolist(), chosen)}
+
+
+def check(column: Any, headers: Any = None, field_name: str = "value") -> Framed:
+    """Check how each value of the binary Arrow array ``column`` names its schema (see
+    :class:`Framed`); with ``headers`` (the batch's headers column: the dual deserializer) a
+    ``__<field>_schema_id`` header names it first."""
     import numpy as np
 
     n = len(column)
@@ -52,21 +136,141 @@ def check(column: Any) -> Framed:
     first = np.full(n, 255, np.uint8)
     some = valid & (lengths > 0)
     first[some] = data[starts[some]]
-    ok = valid & (lengths >= HEADER) & (first == MAGIC)
+    classic = valid & (lengths >= HEADER) & (first == MAGIC)
+    guid = valid & (lengths >= GUID_HEADER) & (first == MAGIC_GUID)
+    ok = classic | guid
+    body = starts + np.where(guid, GUID_HEADER, HEADER)
+    from_header = _header_values(headers, header_name(field_name), n) if headers is not None else {}
+    hdr = np.zeros(n, bool)
+    if from_header:
+        hdr[list(from_header)] = True
+        hdr &= valid
+        ok = ok & ~hdr
+        classic &= ~hdr
+        guid &= ~hdr
     bad: Dict[int, str] = {}
-    for i in np.nonzero(valid & ~ok)[0].tolist():
-        length = int(lengths[i])
-        bad[i] = (f"is {length} byte(s) long, shorter than the 5-byte Schema Registry framing"
-                  if length < HEADER or first[i] == MAGIC else
-                  f"starts with byte 0x{int(first[i]):02x}, not the Schema Registry framing (magic byte 0x00 "
-                  f"and a 4-byte schema id): it was not written by a Schema Registry serializer")
-    ids = np.zeros(n, np.uint32)
-    s = starts[ok]
-    ids[ok] = ((data[s + 1].astype(np.uint32) << 24) | (data[s + 2].astype(np.uint32) << 16)
-               | (data[s + 3].astype(np.uint32) << 8) | data[s + 4].astype(np.uint32))
-    return Framed(ok, ids, starts, lengths, data, bad)
+    not_framed = _NOT_FRAMED.format(header=header_name(field_name))
+    for i in np.nonzero(valid & ~ok & ~hdr)[0].tolist():
+        length, magic = int(lengths[i]), int(first[i])
+        if length and magic in (MAGIC, MAGIC_GUID):
+            need = HEADER if magic == MAGIC else GUID_HEADER
+            bad[i] = f"is {length} byte(s) long, shorter than the {need}-byte Schema Registry framing"
+        else:
+            bad[i] = (f"starts with byte 0x{magic:02x}, " if length else "is empty, ") + not_framed
+    ids = np.zeros(n, np.int64)
+    s = starts[classic]
+    ids[classic] = ((data[s + 1].astype(np.int64) << 24) | (data[s + 2].astype(np.int64) << 16)
+                    | (data[s + 3].astype(np.int64) << 8) | data[s + 4].astype(np.int64))
+    guids: Dict[str, int] = {}
+
+    def guid_key(raw: bytes) -> int:
+        text = str(uuid.UUID(bytes=raw))
+        return guids.setdefault(text, -(len(guids) + 1))
+
+    guid_rows = np.nonzero(guid)[0]
+    if len(guid_rows):  # the distinct guids, each turned into text once
+        raw = data[(starts[guid_rows] + 1)[:, None] + np.arange(GUID_HEADER - 1)]
+        distinct, inverse = np.unique(raw, axis=0, return_inverse=True)
+        keys = np.array([guid_key(row.tobytes()) for row in distinct], np.int64)
+        ids[guid_rows] = keys[inverse.reshape(-1)]
+    rest: Dict[int, bytes] = {}
+    for i in np.nonzero(hdr)[0].tolist():
+        value = from_header[i]
+        magic = value[0] if value else -1
+        size = HEADER if magic == MAGIC else GUID_HEADER if magic == MAGIC_GUID else 0
+        if not size or len(value) < size:
+            bad[i] = (f"has a {header_name(field_name)} header of {len(value)} byte(s) that names no schema (it "
+                      f"must be 0x00 and a 4-byte schema id, or 0x01 and a 16-byte schema guid)")
+            continue
+        ids[i] = int.from_bytes(value[1:HEADER], "big") if magic == MAGIC else guid_key(value[1:GUID_HEADER])
+        body[i] = starts[i]
+        ok[i] = True
+        rest[i] = value[size:]
+    order = sorted(guids, key=lambda g: -guids[g])
+    return Framed(ok, ids, starts, lengths, data, bad, body, tuple(order), rest)
+
+
+def payloads(column: Any, framed: Framed, rows: Any) -> Any:
+    """The encoded records (the values without their prefix) of ``rows`` of ``column``, as a
+    binary Arrow array."""
+    import numpy as np
+
+    pa, pc = pyarrow(), pyarrow_compute()
+    skip = np.unique(framed.body[rows] - framed.starts[rows])
+    whole = len(rows) == len(column)
+    if len(skip) == 1:
+        # (an explicit stop: pyarrow 26 miscomputes the sizes without one)
+        return pc.binary_slice(column if whole else column.take(pa.array(rows)), int(skip[0]), 2**31 - 1)
+    begin = framed.body[rows]
+    sizes = framed.starts[rows] + framed.lengths[rows] - begin
+    offsets = np.zeros(len(rows) + 1, np.int32)
+    np.cumsum(sizes, out=offsets[1:])
+    total = int(sizes.sum())
+    within = np.arange(total, dtype=np.int64) - np.repeat(offsets[:-1].astype(np.int64), sizes)
+    data = framed.data[np.repeat(begin, sizes) + within] if total else np.zeros(0, np.uint8)
+    return pa.Array.from_buffers(pa.binary(), len(rows), [None, pa.py_buffer(offsets), pa.py_buffer(data.tobytes())])
 
 
 def header(schema_id: int) -> bytes:
     """The framing of ``schema_id``: the magic byte and the id."""
     return bytes([MAGIC]) + schema_id.to_bytes(4, "big")
+
+
+@dataclass(frozen=True)
+class Writing:
+    """How a write names the schema: ``serializer`` ``prefix`` (before the value) or ``header``
+    (in the ``__<field>_schema_id`` header), with the schema ``id`` or ``guid``."""
+
+    serializer: str = "prefix"
+    use_guid: bool = False
+
+
+def framing(resolved: Any, writing: Optional[Writing], indexes: Optional[List[int]] = None) -> Tuple[bytes, Optional[bytes]]:
+    """``(prefix of each value, value of the schema id header or None)`` of a write with the
+    :class:`~confluent_kafka.spark._registry.ResolvedSchema` ``resolved``; ``indexes``: the
+    Protobuf message indexes."""
+    from ..schema_registry.common.serde import SchemaId
+
+    writing = writing or Writing()
+    kind = {"avro": "AVRO", "json": "JSON", "protobuf": "PROTOBUF"}.get(resolved.format, "AVRO")
+    sid = SchemaId(kind, resolved.schema_id, resolved.guid if writing.use_guid else None, indexes)
+    named = sid.guid_to_bytes() if writing.use_guid else sid.id_to_bytes()
+    return (b"", named) if writing.serializer == "header" else (named, None)
+
+
+def add_headers(headers: Any, added: Any, n: int) -> Any:
+    """The Arrow headers column ``headers`` (list<struct<key: string, value: binary>>, or None
+    for none) with, for each ``(name, value, rows)`` of ``added``, the header ``name: value``
+    appended to the rows where ``rows`` (a bool Arrow array) is true, in that order."""
+    import numpy as np
+
+    pa, pc = pyarrow(), pyarrow_compute()
+    entry = pa.struct([pa.field("key", pa.string()), pa.field("value", pa.binary())])
+    if headers is None:
+        old_len = np.zeros(n, np.int64)
+        old = pa.array([], entry)
+    else:
+        old_len = pc.fill_null(pc.list_value_length(headers), 0).to_numpy(zero_copy_only=False).astype(np.int64)
+        old = headers.flatten()
+        entry = old.type
+    extras = [pa.array([{"key": name, "value": value}], entry) for name, value, _ in added]
+    masks = [pc.fill_null(rows, False).to_numpy(zero_copy_only=False).astype(np.int64) for _, _, rows in added]
+    new_len = old_len + sum(masks)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(new_len, out=offsets[1:])
+    # the index into [old entries..., extra 0, extra 1, ...] of every entry of the result
+    index = np.empty(int(offsets[-1]), np.int64)
+    old_starts = np.zeros(n, np.int64)
+    if n > 1:
+        old_starts[1:] = np.cumsum(old_len[:-1])
+    total_old = int(old_len.sum())
+    within = np.arange(total_old, dtype=np.int64) - np.repeat(old_starts, old_len)
+    index[np.repeat(offsets[:-1], old_len) + within] = np.arange(total_old, dtype=np.int64)
+    pos = offsets[:-1] + old_len
+    for k, mask in enumerate(masks):
+        rows = np.nonzero(mask)[0]
+        index[pos[rows]] = len(old) + k
+        pos = pos + mask
+    values = pa.concat_arrays([old.cast(entry)] + extras).take(pa.array(index))
+    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values,
+                                    type=headers.type if headers is not None else pa.list_(pa.field("element", entry)))

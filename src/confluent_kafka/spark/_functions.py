@@ -8,7 +8,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 
 from ._offsets import OffsetPlanner
 from ._options import ReadOptions, WriteOptions
-from ._reader import decoded, read_range
+from ._reader import decoded, read_range, reads_headers
 from ._schema import pyarrow, read_schema
 from ._writer import check_schema, write_batches, written_columns
 
@@ -68,6 +68,6 @@ def read(spark: Any, options: Optional[Mapping[str, Any]] = None, **kwargs: Any)
     def task(batches: Iterator[Any]) -> Iterator[Any]:
         for batch in batches:
             for i in batch.column(0).to_pylist():
-                yield from decoded(opts, read_range(conf, ranges[i], opts.include_headers, opts.poll_timeout))
+                yield from decoded(opts, read_range(conf, ranges[i], reads_headers(opts), opts.poll_timeout))
 
     return spark.range(0, len(ranges), 1, len(ranges)).mapInArrow(task, ddl)

@@ -340,13 +340,13 @@ _PREFIX = b'{"v":'
 _SUFFIX = b"}\n"
 
 
-def json_lines(data: Any, starts: Any, lengths: Any) -> bytes:
-    """The payloads ``data[starts + 5 : starts + lengths]`` as JSON lines ``{"v":<payload>}``,
+def json_lines(data: Any, starts: Any, lengths: Any, skip: int = _framing.HEADER) -> bytes:
+    """The payloads ``data[starts + skip : starts + lengths]`` as JSON lines ``{"v":<payload>}``,
     line breaks inside a payload turned into spaces (JSON allows them only as whitespace)."""
     import numpy as np
 
     n = len(starts)
-    sizes = lengths - _framing.HEADER
+    sizes = lengths - skip
     total = int(sizes.sum())
     extra = len(_PREFIX) + len(_SUFFIX)
     out_starts = np.zeros(n, np.int64)
@@ -355,7 +355,7 @@ def json_lines(data: Any, starts: Any, lengths: Any) -> bytes:
     out = np.empty(total + extra * n, np.uint8)
     if total:
         within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        src = np.repeat(starts + _framing.HEADER, sizes) + within
+        src = np.repeat(starts + skip, sizes) + within
         payload = data[src]
         payload[(payload == 10) | (payload == 13)] = 32
         out[np.repeat(out_starts + len(_PREFIX), sizes) + within] = payload
@@ -392,28 +392,29 @@ class SchemaIds:
         self.registry = registry
         self.kind = kind
         self._client = registry_client
-        self._seen: Dict[int, Optional[str]] = {}
+        self._seen: Dict[Any, Optional[str]] = {}
 
     def registry_client(self) -> Any:
         """The process's registry client."""
         return self._client if self._client is not None else client(self.registry)
 
-    def error(self, schema_id: int, fmt: Optional[str] = None) -> Optional[str]:
-        """Why records with ``schema_id`` cannot be read, or None."""
+    def error(self, schema_id: "_framing.Ref", fmt: Optional[str] = None) -> Optional[str]:
+        """Why records with ``schema_id`` (an id, or a guid) cannot be read, or None."""
         if schema_id in self._seen:
             return self._seen[schema_id]
         from ..schema_registry import SchemaRegistryError
 
         why: Optional[str] = None
+        which = _framing.describe(schema_id)
         try:
-            schema = self.registry_client().get_schema(schema_id, fmt=fmt)
+            schema = _framing.fetch(self.registry_client(), schema_id, fmt)
             kind = (schema.schema_type or "AVRO").upper()
             if kind != self.kind:
-                why = f"names schema id {schema_id}, a {kind} schema, not {self.kind}"
+                why = f"names {which}, a {kind} schema, not {self.kind}"
         except SchemaRegistryError as exc:
             if exc.http_status_code != 404:
                 raise
-            why = f"names schema id {schema_id}, which the Schema Registry does not hold ({exc})"
+            why = f"names {which}, which the Schema Registry does not hold ({exc})"
         self._seen[schema_id] = why
         return why
 
@@ -449,8 +450,9 @@ class ColumnDecoder:
             column = table.column("v").combine_chunks()
         return column if column.type == self.plan.arrow_type else column.cast(self.plan.arrow_type)
 
-    def decode(self, column: Any) -> Tuple[Any, Dict[int, str]]:
-        """Decode the binary Arrow array ``column``.
+    def decode(self, column: Any, headers: Any = None) -> Tuple[Any, Dict[int, str]]:
+        """Decode the binary Arrow array ``column``; with ``headers`` (the batch's headers
+        column) a ``__<field>_schema_id`` header names a record's schema first.
 
         :returns: the Arrow array of the column's Spark type (null where the value is null or
             could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
@@ -459,11 +461,11 @@ class ColumnDecoder:
 
         pa = pyarrow()
         column = _framing.binary(column)
-        framed = _framing.check(column)
+        framed = _framing.check(column, headers, self.field)
         bad = framed.bad
         ok = framed.ok
         for schema_id in np.unique(framed.ids[ok]).tolist():
-            why = self.ids.error(int(schema_id))
+            why = self.ids.error(framed.ref(schema_id))
             if why is not None:
                 rows = np.nonzero(ok & (framed.ids == schema_id))[0]
                 for i in rows.tolist():
@@ -475,13 +477,15 @@ class ColumnDecoder:
         if self.plan.raw_type is not None and len(rows):
             parsed = None
             if (len(rows) == n and pa.types.is_struct(self.plan.raw_type) and self.plan.raw_type.num_fields
+                    and framed.prefix_size() == _framing.HEADER
                     and bool((framed.lengths > _framing.HEADER).all())
                     and bool((framed.data[framed.starts + _framing.HEADER] == ord("{")).all())):
                 # every value a framed JSON object: the buffer as it is, framings turned into line breaks
                 parsed = self._fast(object_lines(framed.data, framed.starts, framed.lengths), n, objects=True)
                 if parsed is not None:
                     return parsed, bad
-            text = json_lines(framed.data, framed.starts[rows], framed.lengths[rows])
+            body = framed.body[rows]
+            text = json_lines(framed.data, body, framed.starts[rows] + framed.lengths[rows] - body, 0)
             parsed = self._fast(text, len(rows))
             if parsed is not None:
                 if len(rows) == n:
@@ -495,9 +499,9 @@ class ColumnDecoder:
         convert = self.plan.convert
         data = framed.data
         for i in rows.tolist():
-            start, length = int(framed.starts[i]), int(framed.lengths[i])
+            start, end = int(framed.body[i]), int(framed.starts[i] + framed.lengths[i])
             try:
-                values[i] = convert(json.loads(data[start + _framing.HEADER:start + length].tobytes()))
+                values[i] = convert(json.loads(data[start:end].tobytes()))
             except _Bad as exc:
                 bad[i] = f"does not fit the column's type: {exc}"
             except ValueError as exc:
@@ -717,9 +721,9 @@ def _rows(column: Any) -> List[Any]:
 class ColumnEncoder:
     """Encodes one Arrow column (key or value) as framed JSON text with a registered schema id."""
 
-    def __init__(self, resolved: ResolvedSchema, spark_type: Any) -> None:
+    def __init__(self, resolved: ResolvedSchema, spark_type: Any, writing: Any = None) -> None:
         self.resolved = resolved
-        self.header = _framing.header(resolved.schema_id)
+        self.header, self.id_header = _framing.framing(resolved, writing)
         self.spark_type = spark_type
         self.convert = _to_json_value(spark_type, arrow_done=True)
 

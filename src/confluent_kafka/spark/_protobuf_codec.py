@@ -432,12 +432,12 @@ class ColumnDecoder:
         self.batch_class = message_factory.GetMessageClass(wrapper)
         self.column = _message_column(self.desc, self.plan.spark_type)
         self.ids = SchemaIds(registry, "PROTOBUF", registry_client)
-        self._writers: Dict[Tuple[int, Tuple[int, ...]], Optional[str]] = {}
+        self._writers: Dict[Tuple[Any, Tuple[int, ...]], Optional[str]] = {}
         from ..schema_registry.common.protobuf import _create_index_array
 
         self._own = (resolved.schema_id, tuple(_create_index_array(self.desc)))
 
-    def _writer_error(self, schema_id: int, indexes: Tuple[int, ...]) -> Optional[str]:
+    def _writer_error(self, schema_id: "_framing.Ref", indexes: Tuple[int, ...]) -> Optional[str]:
         """Why records of ``schema_id`` with message ``indexes`` cannot be read into the column's
         message type, or None."""
         key = (schema_id, indexes)
@@ -450,22 +450,25 @@ class ColumnDecoder:
             from ..schema_registry.common.protobuf import _message_at
 
             registry = self.ids.registry_client()
+            which = _framing.describe(schema_id)
             try:
-                schema = registry.get_schema(schema_id, fmt="serialized")
-                text, refs, _ = registered_protobuf(schema, registry, f"schema id {schema_id}", None)
+                schema = _framing.fetch(registry, schema_id, "serialized")
+                text, refs, _ = registered_protobuf(schema, registry, which, None)
                 _, file = _pool(text, refs)
                 written = _message_at(file, list(indexes)).full_name
                 if written != self.desc.full_name:
-                    why = (f"was written as {written} (schema id {schema_id}, message indexes {list(indexes)}), "
+                    why = (f"was written as {written} ({which}, message indexes {list(indexes)}), "
                            f"not as the read's {self.desc.full_name} (the option "
                            f"{self.field}ProtobufMessage picks the message type)")
             except (ValueError, KeyError) as exc:
-                why = f"names schema id {schema_id} with message indexes {list(indexes)}, which cannot be read: {exc}"
+                why = f"names {which} with message indexes {list(indexes)}, which cannot be read: {exc}"
         self._writers[key] = why
         return why
 
-    def decode(self, column: Any) -> Tuple[Any, Dict[int, str]]:
-        """Decode the binary Arrow array ``column``.
+    def decode(self, column: Any, headers: Any = None) -> Tuple[Any, Dict[int, str]]:
+        """Decode the binary Arrow array ``column``; with ``headers`` (the batch's headers
+        column) a ``__<field>_schema_id`` header (with the message indexes) names a record's
+        schema first.
 
         :returns: the Arrow array of the column's Spark type (null where the value is null or
             could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
@@ -475,18 +478,29 @@ class ColumnDecoder:
 
         pa = pyarrow()
         column = _framing.binary(column)
-        framed = _framing.check(column)
+        framed = _framing.check(column, headers, self.field)
         bad = framed.bad
         n = len(column)
         ok = framed.ok.copy()
         data, starts, lengths = framed.data, framed.starts, framed.lengths
         # The message indexes: almost always one 0 byte (the file's first message).
-        body = starts + _framing.HEADER
+        body = framed.body
         payload_starts = body + 1
-        simple = ok & (lengths > _framing.HEADER)
+        in_header = np.zeros(n, bool)
+        in_header[list(framed.header_rest)] = True
+        simple = ok & ~in_header & (starts + lengths > body)
         simple[simple] = data[body[simple]] == 0
         indexes: Dict[int, Tuple[int, ...]] = {}
-        for i in np.nonzero(ok & ~simple)[0].tolist():
+        for i, rest in framed.header_rest.items():  # named by a header: the indexes are there too
+            try:
+                found, _ = _read_indexes(rest, 0, len(rest))
+            except ValueError as exc:
+                bad[i] = f"has no valid Protobuf message indexes after the schema id of its header: {exc}"
+                ok[i] = False
+                continue
+            indexes[i] = tuple(found)
+            payload_starts[i] = body[i]
+        for i in np.nonzero(ok & ~simple & ~in_header)[0].tolist():
             try:
                 found, pos = _read_indexes(data, int(body[i]), int(starts[i] + lengths[i]))
             except ValueError as exc:
@@ -495,14 +509,15 @@ class ColumnDecoder:
                 continue
             indexes[i] = tuple(found)
             payload_starts[i] = pos
-        groups: Dict[Tuple[int, Tuple[int, ...]], List[int]] = {}
+        groups: Dict[Tuple[Any, Tuple[int, ...]], List[int]] = {}
         for schema_id in np.unique(framed.ids[ok]).tolist():
             rows = np.nonzero(ok & (framed.ids == schema_id))[0]
+            ref = framed.ref(schema_id)
             plain = rows[simple[rows]]
             if len(plain):
-                groups[(int(schema_id), (0,))] = plain.tolist()
+                groups[(ref, (0,))] = plain.tolist()
             for i in rows[~simple[rows]].tolist():
-                groups.setdefault((int(schema_id), indexes[i]), []).append(i)
+                groups.setdefault((ref, indexes[i]), []).append(i)
         for key, rows_of in groups.items():
             why = self._writer_error(*key)
             if why is not None:
@@ -799,16 +814,15 @@ class ColumnEncoder:
     """Encodes one Arrow struct column (key or value) as framed Protobuf: the schema id, the
     message indexes, the message."""
 
-    def __init__(self, resolved: ResolvedSchema, spark_type: Any) -> None:
+    def __init__(self, resolved: ResolvedSchema, spark_type: Any, writing: Any = None) -> None:
         from google.protobuf import message_factory  # type: ignore[import-untyped,unused-ignore]
 
         from ..schema_registry.common.protobuf import _create_index_array
-        from ..schema_registry.common.serde import SchemaId
 
         self.resolved = resolved
         desc = descriptor(resolved)
         self.message_class = message_factory.GetMessageClass(desc)
-        self.header = SchemaId("PROTOBUF", resolved.schema_id, None, _create_index_array(desc)).id_to_bytes()
+        self.header, self.id_header = _framing.framing(resolved, writing, _create_index_array(desc))
         self.spark_type = spark_type
         self.convert = _to_message_value(desc, spark_type)
 

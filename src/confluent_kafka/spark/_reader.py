@@ -78,6 +78,12 @@ def read_ranges(conf: Dict[str, str], ranges: List[OffsetRange], include_headers
         yield from read_range(conf, rng, include_headers, poll_timeout)
 
 
+def reads_headers(options: ReadOptions) -> bool:
+    """Whether the read fetches the headers column: asked for (``includeHeaders``), or needed
+    to find schema ids in headers (then :func:`decoded` drops it again)."""
+    return options.include_headers or (options.registry is not None and options.registry.reads_headers())
+
+
 def decoded(options: ReadOptions, batches: Iterator[Any]) -> Iterator[Any]:
     """``batches`` with their key / value decoded as ``options`` say (unchanged without
     valueFormat / keyFormat avro)."""
@@ -86,7 +92,7 @@ def decoded(options: ReadOptions, batches: Iterator[Any]) -> Iterator[Any]:
         return
     from ._codecs import BatchDecoder  # the codecs: only where something is decoded
 
-    decode = BatchDecoder(options.registry, options.schemas)
+    decode = BatchDecoder(options.registry, options.schemas, keep_headers=options.include_headers)
     for batch in batches:
         out = decode(batch)
         if out.num_rows:

@@ -15,6 +15,7 @@ every task of a query uses the same one.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -55,6 +56,9 @@ class FieldFormat:
     json_schema: Optional[str] = None  # the same for json
     protobuf_message: Optional[str] = None  # protobuf: the message type (full name) of the schema
     strategy: str = "topic"  # the subject name strategy: topic, record or topic_record
+    id_serializer: str = "prefix"  # writes: the schema named before the value, or in a header
+    use_guid: bool = False  # writes: the schema named by its guid, not its id
+    id_deserializer: str = "dual"  # reads: a header names the schema first (dual), or only the prefix
 
     @property
     def option_prefix(self) -> str:
@@ -79,6 +83,10 @@ class RegistryOptions:
         """The encoded columns, key first."""
         return [f for f in (self.key, self.value) if f is not None]
 
+    def reads_headers(self) -> bool:
+        """Whether a read looks for the schema id in the record headers (a dual deserializer)."""
+        return any(f.id_deserializer == "dual" for f in self.fields())
+
 
 def _int_option(o: Mapping[str, str], name: str, minimum: int) -> Optional[int]:
     raw = o.get(name.lower())
@@ -100,6 +108,7 @@ def _field_format(o: Mapping[str, str], field: str, read: bool) -> Optional[Fiel
     if fmt not in FORMATS:
         raise ValueError(f"option {name!r} must be one of {', '.join(FORMATS)}, not {raw!r}")
     opts = {k: f"{field}{k}" for k in ("Subject", "SchemaId", "SchemaVersion", "SubjectNameStrategy",
+                                       "SchemaIdSerializer", "SchemaIdType", "SchemaIdDeserializer",
                                        *_FORMAT_OPTIONS)}
     if fmt == "binary":
         given = [v for v in opts.values() if v.lower() in o]
@@ -139,9 +148,42 @@ def _field_format(o: Mapping[str, str], field: str, read: bool) -> Optional[Fiel
     if strategy is None:
         raise ValueError(f"option {opts['SubjectNameStrategy']!r} must be topic, record or topic_record "
                          f"(TopicNameStrategy, RecordNameStrategy, TopicRecordNameStrategy), not {raw_strategy!r}")
+    serializer, use_guid, deserializer = _id_options(o, opts, read)
     return FieldFormat(field, fmt, subject=subject, schema_id=schema_id, version=version,
                        avro_schema=text if fmt == "avro" else None, json_schema=text if fmt == "json" else None,
-                       protobuf_message=message, strategy=strategy)
+                       protobuf_message=message, strategy=strategy, id_serializer=serializer, use_guid=use_guid,
+                       id_deserializer=deserializer)
+
+
+def _choice(o: Mapping[str, str], name: str, choices: Tuple[str, ...], default: str) -> str:
+    raw = o.get(name.lower())
+    value = default if raw is None else raw.strip().lower().replace("-", "_")
+    for suffix in ("_schema_id_serializer", "_schema_id_deserializer"):  # the library's function names
+        value = value[:-len(suffix)] if value.endswith(suffix) else value
+    if value not in choices:
+        raise ValueError(f"option {name!r} must be {' or '.join(choices)}, not {raw!r}")
+    return value
+
+
+def _id_options(o: Mapping[str, str], opts: Mapping[str, str], read: bool) -> Tuple[str, bool, str]:
+    """``(serializer, use_guid, deserializer)``: how a write names the schema (the library's
+    ``schema.id.serializer``: ``prefix``, the id before the value, or ``header``, the guid in
+    the ``__<field>_schema_id`` header; ``<field>SchemaIdType`` ``id`` or ``guid`` overrides
+    what is named) and where a read looks for it (``schema.id.deserializer``: ``dual``, a header
+    first then the prefix, or ``prefix`` only)."""
+    from ._framing import DESERIALIZERS, SERIALIZERS
+
+    ser, kind, deser = opts["SchemaIdSerializer"], opts["SchemaIdType"], opts["SchemaIdDeserializer"]
+    if read:
+        for name in (ser, kind):
+            if name.lower() in o:
+                raise ValueError(f"option {name!r} is for writes; a read takes {deser!r}")
+        return "prefix", False, _choice(o, deser, DESERIALIZERS, "dual")
+    if deser.lower() in o:
+        raise ValueError(f"option {deser!r} is for reads; a write takes {ser!r} and {kind!r}")
+    serializer = _choice(o, ser, SERIALIZERS, "prefix")
+    use_guid = _choice(o, kind, ("id", "guid"), "guid" if serializer == "header" else "id") == "guid"
+    return serializer, use_guid, "dual"
 
 
 def _client_conf(o: Mapping[str, str]) -> Tuple[Tuple[str, Any], ...]:
@@ -231,6 +273,7 @@ class ResolvedSchema:
     format: str = "avro"
     references: Tuple[Tuple[str, str], ...] = ()
     message: Optional[str] = None
+    guid: Optional[str] = None  # where the registry gave one
 
     def describe(self) -> str:
         """``schema id 7 (subject 'users-value' version 2)`` for messages."""
@@ -385,8 +428,9 @@ def _lookup_registered(registry: Any, field: FieldFormat, topics: Optional[List[
     schema = registered.schema
     if fmt is not None:  # (Karapace honours the format only when a schema is fetched by id)
         schema = registry.get_schema(int(registered.schema_id), fmt=fmt)
-    return _materialize(field, schema, registry, f"subject {subject!r} version {registered.version}",
-                        int(registered.schema_id), subject, registered.version)
+    return dataclasses.replace(
+        _materialize(field, schema, registry, f"subject {subject!r} version {registered.version}",
+                     int(registered.schema_id), subject, registered.version), guid=registered.guid)
 
 
 def resolve_write(options: RegistryOptions, topic: Optional[str], column_types: Dict[str, Any]) -> Dict[str, ResolvedSchema]:
@@ -411,9 +455,35 @@ def resolve_write(options: RegistryOptions, topic: Optional[str], column_types: 
         schema = _derived_schema(f, column_types[f.field])
         subject = default_subject(f, topics, "the 'topic' option", record_name(f, schema))
         registered = registry.register_schema_full_response(subject, schema)
-        out[f.field] = _materialize(f, schema, registry, f"the schema of {f.field}", int(registered.schema_id),
-                                    subject)
+        out[f.field] = dataclasses.replace(
+            _materialize(f, schema, registry, f"the schema of {f.field}", int(registered.schema_id), subject),
+            guid=registered.guid)
+    for f in options.fields():
+        if f.use_guid and out[f.field].guid is None:
+            out[f.field] = dataclasses.replace(out[f.field], guid=_guid_of(registry, f, out[f.field]))
     return out
+
+
+def _guid_of(registry: Any, field: FieldFormat, resolved: ResolvedSchema) -> str:
+    """The guid of the schema of a write that names it by guid.
+
+    :raises ValueError: when the registry has none (Karapace, registries older than guids).
+    """
+    from ..schema_registry import SchemaRegistryError
+
+    guid = None
+    try:
+        for version in registry.get_schema_versions(resolved.schema_id):
+            guid = registry.get_version(version.subject, version.version).guid
+            if guid:
+                break
+    except SchemaRegistryError:
+        guid = None
+    if not guid:
+        raise ValueError(f"{field.field}Format={field.format}: the Schema Registry gives no guid for "
+                         f"{resolved.describe()} (registries older than schema guids, and Karapace, have none); "
+                         f"set {field.field}SchemaIdType=id to name the schema by its id")
+    return str(guid)
 
 
 def _derived_schema(f: FieldFormat, spark_type: Any) -> Any:

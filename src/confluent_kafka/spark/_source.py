@@ -18,7 +18,7 @@ from pyspark.sql.types import StructType
 
 from ._offsets import OffsetPlanner, OffsetRange
 from ._options import ReadOptions, Subscription, WriteOptions, _bool, _lower
-from ._reader import decoded, read_ranges
+from ._reader import decoded, read_ranges, reads_headers
 from ._registry import ResolvedSchema, parse_registry_options, resolve_read
 from ._schema import read_schema
 from ._writer import check_schema, write_batches
@@ -58,7 +58,7 @@ def reader_partitions(ranges: List[OffsetRange]) -> List[KafkaInputPartition]:
 def read_partition(options: ReadOptions, partition: InputPartition) -> Iterator[Any]:
     """The Arrow batches of one input partition (key and value decoded with the registry when
     the read says so)."""
-    batches = read_ranges(options.consumer_conf(), partition.value, options.include_headers, options.poll_timeout)
+    batches = read_ranges(options.consumer_conf(), partition.value, reads_headers(options), options.poll_timeout)
     return decoded(options, batches)
 
 

@@ -177,7 +177,7 @@ def write_batches(opts: WriteOptions, batches: Iterable[Any], task_id: Optional[
     if opts.schemas:
         from ._codecs import BatchEncoder
 
-        encode = BatchEncoder(opts.schemas, opts.column_types or {})
+        encode = BatchEncoder(opts.schemas, opts.column_types or {}, opts.registry)
     try:
         p = _producers.get(conf, _init_transactions if transactional else None)
         if transactional:
