@@ -35,6 +35,21 @@ from registry_support import registry_url  # noqa: E402,F401
 TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration"}
 
 
+# `make test` spreads the suite over processes (pytest-xdist, --dist loadgroup). A session
+# fixture is made once per process, so the tests sharing an expensive one stay together: the
+# Karapace registry (spark, registry, programs), upstream's interpreter runs (compat), the built
+# wheel (packaging), the Sphinx build (docs). Other tests go file by file, keeping module fixtures
+# single too.
+SHARED_SESSION_GROUPS = {"spark": "registry", "registry": "registry", "programs": "registry",
+                         "compat": "compat", "packaging": "packaging", "docs": "docs"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): tests that run in one process")
+
+
+# First, so that pytest-xdist's own hook (which turns the group into a node id suffix) sees the marks.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         try:
@@ -44,6 +59,16 @@ def pytest_collection_modifyitems(config, items):
         marker = TIER_MARKERS.get(rel.parts[0]) if len(rel.parts) > 1 else None
         if marker:
             item.add_marker(marker)
+        group = SHARED_SESSION_GROUPS.get(rel.parts[0]) if len(rel.parts) > 1 else None
+        item.add_marker(pytest.mark.xdist_group(group or rel.as_posix()))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Prints the lines tests left as a ``summary`` property (read from every worker's reports)."""
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "summary":
+                terminalreporter.write_line(str(value))
 
 
 @pytest.fixture(scope="session")
