@@ -2,6 +2,7 @@
 #   make demo    build everything, then produce and consume 100,000 messages on a mock cluster
 #   make test    build everything, then run the whole test suite (unit, mock, integration,
 #                packaging, docs)
+#   make karapace-rest-proxy  Karapace's REST proxy over this package vs over upstream (tests/registry)
 #   make bench   compare this client with upstream confluent-kafka, kafka-python, aiokafka and
 #                native librdkafka (bench/run.py; `make bench-quick` for a smoke run)
 #   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
@@ -40,7 +41,7 @@ PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.1
 SPARK_PEERS := pyspark==4.3.0 'pandas>=2.2,<3' 'pyarrow>=15'
 SPARK_BENCH_STAMP := $(BENCH_VENV)/.spark-stamp
 
-.PHONY: all deps build compat-venv programs demo test docs sanitize bench bench-quick bench-native bench-spark soak wheel matrix clean
+.PHONY: all deps build compat-venv programs demo test karapace-rest-proxy docs sanitize bench bench-quick bench-native bench-spark soak wheel matrix clean
 
 all: build
 
@@ -69,6 +70,11 @@ test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_S
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 -n $(TEST_WORKERS) --dist loadgroup \
 	    tests $(PYTEST_ARGS)
+
+# Karapace's REST proxy over this package and over the upstream wheel, driven by the same HTTP
+# script (tests/registry/test_karapace_rest_proxy.py; about a minute, so not in `make test`).
+karapace-rest-proxy: build
+	KARAPACE_REST_PROXY=1 $(PY) -m pytest -p no:cacheprovider -ra tests/registry/test_karapace_rest_proxy.py
 
 # When the wheel cannot be installed (no registry), the stamp is not made and tests/compat skips,
 # saying so; the rest of the suite still runs.

@@ -9,6 +9,10 @@ Each run is a process of its own (bench/aio_worker.py) with N values of SIZE byt
   aio consume, batches of 1000      partition 0 of a filled topic from its beginning, consume()
                                     (aiokafka: getmany()), timed from the first arrival
 
+The "aiokafka on ours" rows run aiokafka's code of each workload unchanged, with ``import
+aiokafka`` resolved to this project's confluent_kafka.compat.aiokafka (bench/aio_worker.py
+--client aiokafka under ``python -m confluent_kafka.compat run``, this project's interpreter).
+
 Every client runs with its default configuration (ours: linger.ms 1; upstream: its own
 1000-message buffer with a 1 s timeout in front of librdkafka; aiokafka: linger_ms 0).
 Upstream runs its async clients over the sync one in a thread pool; ours is woken by librdkafka's
@@ -23,7 +27,9 @@ from typing import Optional
 
 import common
 
-CLIENTS = ("ours", "upstream", "aiokafka")
+# "aiokafka on ours": aiokafka's workload code, unchanged, on confluent_kafka.compat.aiokafka
+# (bench/aio_worker.py --client aiokafka under `python -m confluent_kafka.compat run`).
+CLIENTS = ("ours", "upstream", "aiokafka", "aiokafka on ours")
 PRODUCE = (("aio produce, awaited in batches", "batches", CLIENTS),
            ("aio produce, produce_batch()", "batches --batch-form", ("ours",)),
            ("aio produce, fire-and-forget", "forget", CLIENTS))
@@ -47,7 +53,8 @@ def run(session: common.Session) -> None:
         for i, (name, mode, clients) in enumerate(PRODUCE):
             for client in session.client_order(rep + i, clients):
                 session.fresh_broker()
-                r = worker(client, ["--client", client, "--topic", common.fresh_topic("bench-aio"),
+                r = worker(client, ["--client", common.FACADES.get(client, client),
+                                    "--topic", common.fresh_topic("bench-aio"),
                                     "-n", n, "--size", size, "--mode"] + mode.split())
                 session.record(label(name), client, rep, r)
 
@@ -58,7 +65,8 @@ def run(session: common.Session) -> None:
     consume = label("aio consume, batches of 1000")
     for rep in range(session.args.repeat):
         for client in session.client_order(rep, CLIENTS):
-            r = worker(client, ["--client", client, "--topic", topic, "-n", n, "--mode", "consume"])
+            r = worker(client, ["--client", common.FACADES.get(client, client), "--topic", topic, "-n", n,
+                                "--mode", "consume"])
             session.record(consume, client, rep, r)
 
     # asyncio's own cost of the awaited shape, no Kafka: what no client can beat (median of runs).

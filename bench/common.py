@@ -29,8 +29,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from tansu_broker import TansuBroker  # noqa: E402
 
 NATIVE_DEFAULT = ROOT / "build" / "bench" / "rdkbench"
-CLIENTS = ("ours", "upstream", "kafka-python", "aiokafka", "native")
+CLIENTS = ("ours", "upstream", "kafka-python", "kafka-python on ours", "aiokafka", "aiokafka on ours",
+           "native")
 PEERS = ("kafka-python", "aiokafka")  # pure-Python peers, run by peer_worker.py
+# The peers' own workload code (peer_worker.py, unchanged) run on this project's facades, through
+# `python -m confluent_kafka.compat run`: facade client -> the peer whose code it runs.
+FACADES = {"kafka-python on ours": "kafka-python", "aiokafka on ours": "aiokafka"}
 SLACK = 60.0  # seconds a worker process may take beyond its own --timeout (start-up, close)
 
 # (header, key, format) of the measured columns
@@ -108,7 +112,7 @@ def median_run(results: list) -> dict:
 def check_origin(result: dict, client: str) -> None:
     """Fail loudly if an interpreter imported the other project's confluent_kafka."""
     inside = pathlib.Path(result["module"]).resolve().is_relative_to(ROOT / "src")
-    if inside != (client == "ours"):
+    if inside != (client == "ours" or client in FACADES):
         raise SystemExit(f"{client} run imported {result['module']}")
 
 
@@ -160,8 +164,10 @@ class Session:
             self.notes.append(text)
 
     def peer(self, client: str, role: str, argv: Iterable, extra_time: float = 0.0) -> Optional[dict]:
-        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv."""
-        return self.worker_or_note(client, "peer_worker.py", ["--client", client, "--role", role] + list(argv),
+        """Run bench/peer_worker.py for kafka-python or aiokafka in the peers' virtualenv, or (a
+        FACADES client) the same code under this project's interpreter through the import alias."""
+        peer = FACADES.get(client, client)
+        return self.worker_or_note(client, "peer_worker.py", ["--client", peer, "--role", role] + list(argv),
                                    f"{client} {role} ({self.n:,} x {self.size:,} B)", extra_time)
 
     def worker_or_note(self, client: str, script: str, argv: Iterable, what: str,
@@ -183,10 +189,13 @@ class Session:
 
     def python_worker(self, client: str, script: str, argv: Iterable, extra_time: float = 0.0) -> dict:
         """Run bench/<script> under the client's interpreter; the result must come from that client."""
-        python = self.args.ours_python if client == "ours" else self.args.upstream_python
+        python = self.args.ours_python if client == "ours" or client in FACADES else self.args.upstream_python
         cmd = [python, str(BENCH / script), "--bootstrap", self.bootstrap,
                "--timeout", str(self.args.timeout)] + [str(a) for a in argv]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        if client in FACADES:
+            cmd[1:1] = ["-m", "confluent_kafka.compat", "run"]
+            env["PYTHONPATH"] = str(ROOT / "src")
         result = run_json(cmd, self.args.timeout + extra_time + SLACK, env)
         check_origin(result, client)
         return add_rates(result) if "seconds" in result else result
@@ -212,6 +221,8 @@ class Session:
 def client_label(client: str, r: dict) -> str:
     if client in PEERS:
         return r["version"]
+    if client in FACADES:
+        return f"{FACADES[client]} code on ours (compat facade)"
     name = "rdkbench" if client == "native" else r["version"]
     if r["librdkafka"] == "-":  # a client without librdkafka (aiokafka)
         return f"{client} {name}"
@@ -264,6 +275,11 @@ def print_table(session: Session) -> None:
     print("-" * len(header))
     print("msgs/s and MB/s: higher is better; CPU s (of the timed part) and peak RSS: lower is better.\n"
           "vs upstream / vs native: msgs/s of the row over msgs/s of upstream / native.")
+    for workload, by_client in med.items():
+        for facade, peer in FACADES.items():
+            if facade in by_client and peer in by_client:
+                print(f"{workload}: {peer}'s code on ours runs "
+                      f"{by_client[facade]['msgs_per_s'] / by_client[peer]['msgs_per_s']:.1f}x {peer}")
     for note in session.notes:
         print(note)
 

@@ -71,7 +71,7 @@ def run(session: common.Session) -> None:
                     if prefetch and r["prefetched"] < r["messages"]:
                         print(f"    (only {r['prefetched']:,} of {r['messages']:,} messages were local "
                               f"after {wait:.1f} s)", flush=True)
-                elif client in common.PEERS:
+                elif client in common.PEERS or client in common.FACADES:
                     r = session.peer(client, "consume", ["--topic", topic, "-n", n, "--size", size, "--api", api])
                 else:
                     r = session.python_worker(client, "consumer_worker.py",

@@ -33,7 +33,7 @@ def run_one(session: common.Session, client: str, api: str, callback: bool) -> d
     common_args = ["--topic", topic, "-n", session.n, "--size", session.size]
     if client == "native":
         return session.native("produce", common_args + ([] if callback else ["--no-dr"]))
-    if client in common.PEERS:
+    if client in common.PEERS or client in common.FACADES:
         return session.peer(client, "produce", common_args + (["--callback"] if callback else []))
     return session.python_worker(client, "producer_worker.py",
                                  common_args + ["--api", api] + (["--callback"] if callback else []))

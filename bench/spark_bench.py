@@ -9,18 +9,22 @@ reads them back, ``--repeat`` times; the table shows the median rows/s of each. 
 line under it is the write rate of a Python sink that does nothing (timed by the ``ours``
 worker): Spark's own handoff cost, the ceiling of every Python data source writer.
 
-A third run (``--client avro``, this project's interpreter) needs a Schema Registry: Karapace
+Three more runs (``--client avro``, ``json``, ``protobuf``; this project's interpreter) need a
+Schema Registry: Karapace
 is started on the same broker from ``../shared/vendor/karapace`` (or ``KARAPACE_HOME``), or
 ``--registry-url`` names one; without either, that table is skipped. It writes ``--rows``
 Schema Registry framed Avro records (seven fields) with ``valueFormat=avro`` and reads them
 back into columns with ``valueFormat=avro``, with Spark's own pattern (``substring(value, 6)``
 then a decoder per record: a pandas UDF with fastavro, because ``from_avro`` needs the
 spark-avro jar, which the pyspark wheel does not ship and nothing offline provides), and as
-plain bytes (no decoding).
+plain bytes (no decoding). The JSON and Protobuf runs do the same with ``valueFormat=json`` /
+``protobuf``, against ``substring(value, 6)`` + Spark's ``from_json`` and ``substring(value, 7)``
++ a pandas UDF with the protobuf library (spark-protobuf's jar is not in the wheel either).
 
     make bench-spark                      # 1 M rows of 100 B, 3 repeats
     .venv/bin/python bench/spark_bench.py --rows 100000 --repeat 1
     .venv/bin/python bench/spark_bench.py --only avro --avro-rows 200000
+    .venv/bin/python bench/spark_bench.py --only json,protobuf
 """
 from __future__ import annotations
 
@@ -62,7 +66,7 @@ def end_offsets(bootstrap: str, topic: str) -> Dict[str, int]:
 
 def run_client(python: str, client: str, bootstrap: str, topics: List[str], args: argparse.Namespace,
                log: pathlib.Path, registry_url: Optional[str] = None) -> Dict[str, Any]:
-    rows = args.avro_rows if client == "avro" else args.rows
+    rows = args.avro_rows if client in REGISTRY_FORMATS else args.rows
     cmd = [python, str(ROOT / "bench" / "spark_worker.py"), "--client", client, "--bootstrap", bootstrap,
            "--topics", ",".join(topics), "--rows", str(rows), "--size", str(args.size)]
     if registry_url:
@@ -94,6 +98,7 @@ def run_client(python: str, client: str, bootstrap: str, topics: List[str], args
     return result
 
 
+REGISTRY_FORMATS = ("avro", "json", "protobuf")
 KARAPACE = pathlib.Path(os.environ.get("KARAPACE_HOME") or ROOT.parent / "shared" / "vendor" / "karapace")
 
 
@@ -122,20 +127,28 @@ def stop_karapace(port: int, run_dir: pathlib.Path) -> None:
                    env=dict(os.environ, KARAPACE_RUN=str(run_dir)), capture_output=True, timeout=60)
 
 
-def avro_table(r: Dict[str, Any]) -> None:
+BASELINES = {
+    "avro": "`substring(value, 6)` + pandas UDF with fastavro per record (the `from_avro` pattern)",
+    "json": "`substring(value, 6)` + Spark's `from_json`",
+    "protobuf": "`substring(value, 7)` + pandas UDF parsing each record with protobuf",
+}
+
+
+def registry_table(r: Dict[str, Any]) -> None:
+    fmt = r["client"]
+
     def rate(what: str) -> float:
         return float(r["rows"] / statistics.median(r[f"{what}_seconds"]))
 
-    print(f"\nSchema Registry Avro, {r['rows']:,} records of 7 fields, 4 partitions, median of "
+    print(f"\nSchema Registry {fmt}, {r['rows']:,} records of 7 fields, 4 partitions, median of "
           f"{len(r['write_seconds'])}\n")
     print("| read into columns | rows/s |")
     print("|---|---:|")
-    print(f"| `valueFormat=avro` (decoded per Arrow batch, fastavro) | {rate('read_ours'):,.0f} |")
-    print(f"| `substring(value, 6)` + pandas UDF with fastavro per record (the `from_avro` pattern) "
-          f"| {rate('read_udf'):,.0f} |")
+    print(f"| `valueFormat={fmt}` (decoded per Arrow batch) | {rate('read_ours'):,.0f} |")
+    print(f"| {BASELINES[fmt]} | {rate('read_udf'):,.0f} |")
     print(f"| ratio | {rate('read_ours') / rate('read_udf'):.2f}x |")
     print(f"| the same topic as bytes, not decoded | {rate('read_binary'):,.0f} |")
-    print(f"\nWriting the struct column with `valueFormat=avro`: {rate('write'):,.0f} rows/s")
+    print(f"\nWriting the struct column with `valueFormat={fmt}`: {rate('write'):,.0f} rows/s")
 
 
 def main() -> None:
@@ -145,9 +158,10 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ours-python", default=sys.executable)
     ap.add_argument("--upstream-python", default=str(ROOT / ".bench-venv" / "bin" / "python"))
-    ap.add_argument("--avro-rows", type=int, default=1_000_000, help="records of the Avro run")
+    ap.add_argument("--avro-rows", type=int, default=1_000_000, help="records of each Schema Registry run")
     ap.add_argument("--registry-url", help="use this Schema Registry instead of starting Karapace")
-    ap.add_argument("--only", choices=("kafka", "avro"), help="run only the plain Kafka runs or the Avro one")
+    ap.add_argument("--only", help="run only these, comma-separated: kafka (the plain runs), avro, json, "
+                                   "protobuf, or registry (the three formats)")
     ap.add_argument("--json", help="also write the raw results to this file")
     args = ap.parse_args()
 
@@ -157,20 +171,25 @@ def main() -> None:
     karapace: Optional[Tuple[int, str]] = None
     try:
         admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
-        runs = [("ours", args.ours_python), ("upstream", args.upstream_python)] if args.only != "avro" else []
+        only = set((args.only or "kafka,registry").replace("registry", ",".join(REGISTRY_FORMATS)).split(","))
+        unknown = only - {"kafka", *REGISTRY_FORMATS}
+        if unknown:
+            raise SystemExit(f"--only: unknown {', '.join(sorted(unknown))}")
+        formats = [f for f in REGISTRY_FORMATS if f in only]
+        runs = [("ours", args.ours_python), ("upstream", args.upstream_python)] if "kafka" in only else []
         registry_url = args.registry_url
-        if args.only != "kafka" and registry_url is None:
+        if formats and registry_url is None:
             karapace = start_karapace(broker.bootstrap_servers, logs)
             registry_url = karapace[1] if karapace else None
-        if registry_url and args.only != "kafka":
-            runs.append(("avro", args.ours_python))
+        if registry_url:
+            runs += [(f, args.ours_python) for f in formats]
         for client, python in runs:
             topics = [f"spark-bench-{client}-{i}-{uuid.uuid4().hex[:8]}" for i in range(args.repeat + 1)]
             for f in admin.create_topics([NewTopic(t, PARTITIONS, 1) for t in topics]).values():
                 f.result(30)
             print(f"running {client} ...", file=sys.stderr, flush=True)
             results.append(run_client(python, client, broker.bootstrap_servers, topics, args,
-                                      logs / f"{client}.log", registry_url if client == "avro" else None))
+                                      logs / f"{client}.log", registry_url if client in REGISTRY_FORMATS else None))
         admin.close()
     finally:
         if karapace:
@@ -180,8 +199,9 @@ def main() -> None:
     by = {r["client"]: r for r in results}
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(results, indent=2))
-    if "avro" in by:
-        avro_table(by["avro"])
+    for fmt in REGISTRY_FORMATS:
+        if fmt in by:
+            registry_table(by[fmt])
     if "ours" not in by:
         return
 

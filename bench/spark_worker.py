@@ -19,7 +19,11 @@ framed Avro records with ``valueFormat=avro`` and reads them back into columns t
 data source's ``valueFormat=avro`` (decoded per Arrow batch in the tasks), Spark's own pattern of
 ``substring(value, 6)`` and a decoder per record (a pandas UDF with fastavro, standing in for
 ``from_avro``, whose spark-avro jar is not in the pyspark wheel), and a plain binary read of the
-same topic (the cost of reading, without decoding).
+same topic (the cost of reading, without decoding). ``--client json`` and ``--client protobuf``
+do the same with ``valueFormat=json`` / ``protobuf``; their baselines are ``substring(value, 6)``
+then Spark's own ``from_json`` (JSON), and ``substring(value, 7)`` then a pandas UDF parsing
+each record with the protobuf library (Protobuf: spark-protobuf's jar is not in the pyspark
+wheel either).
 """
 from __future__ import annotations
 
@@ -200,11 +204,6 @@ def avro_options(bootstrap: str, registry_url: str) -> Dict[str, str]:
     return {"kafka.bootstrap.servers": bootstrap, "schema.registry.url": registry_url}
 
 
-def avro_write(spark: Any, df: Any, bootstrap: str, registry_url: str, topic: str) -> None:
-    df.write.format("confluent_kafka").options(**avro_options(bootstrap, registry_url)).option("topic", topic) \
-        .option("valueFormat", "avro").mode("append").save()
-
-
 def avro_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
     return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
                           .option("subscribe", topic).option("valueFormat", "avro").load())
@@ -253,9 +252,79 @@ def avro_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str) -> 
     return avro_aggregate(raw.select(decode(expr("substring(value, 6)")).alias("value")))
 
 
+def json_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
+                          .option("subscribe", topic).option("valueFormat", "json").load())
+
+
+def json_read_from_json(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    """The pattern of Spark users: strip the 5-byte header with ``substring(value, 6)``, then
+    Spark's own ``from_json`` (in the JVM) with the column's type."""
+    from pyspark.sql.functions import expr, from_json
+
+    value_type = avro_frame(spark, 1, 1).schema["value"].dataType
+    raw = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
+        .option("subscribe", topic).load()
+    return avro_aggregate(raw.select(from_json(expr("cast(substring(value, 6) AS string)"), value_type)
+                                     .alias("value")))
+
+
+def protobuf_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
+                          .option("subscribe", topic).option("valueFormat", "protobuf").load())
+
+
+def protobuf_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+    """The pattern of Spark users without spark-protobuf's jar (not in the pyspark wheel, and
+    nothing offline provides it): strip the 5-byte header and the one-byte message index with
+    ``substring(value, 7)``, then a pandas UDF (Arrow-backed) parsing each record with the
+    protobuf library's message class and reading its fields into a row."""
+    import pandas as pd
+    from google.protobuf import message_factory
+    from pyspark.sql.functions import expr, pandas_udf
+    from pyspark.sql.types import StructField, StructType
+
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.spark._protobuf_codec import descriptor
+    from confluent_kafka.spark._registry import FieldFormat, _lookup_registered
+
+    client = SchemaRegistryClient({"url": registry_url})  # the message class, as protoc would make it
+    resolved = _lookup_registered(client, FieldFormat("value", "protobuf"), [topic], "the read")
+    client.close()
+    value_type = StructType([StructField(f.name, f.dataType, True)
+                             for f in avro_frame(spark, 1, 1).schema["value"].dataType.fields])
+    names = value_type.fieldNames()
+
+    def decode_batch(payloads: Any) -> Any:
+        # the class is built in the worker (descriptors do not pickle), once per process
+        cls = message_factory.GetMessageClass(descriptor(resolved))
+        rows = []
+        for p in payloads:
+            m = cls()
+            m.ParseFromString(p)
+            rows.append((m.id, m.name, m.score, m.placed.ToDatetime(), list(m.tags), m.active,
+                         m.note if m.HasField("note") else None))
+        return pd.DataFrame.from_records(rows, columns=names)
+
+    decode_batch.__annotations__ = {"payloads": pd.Series, "return": pd.DataFrame}
+    decode = pandas_udf(decode_batch, value_type)  # type: ignore[call-overload]
+    raw = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
+        .option("subscribe", topic).load()
+    return avro_aggregate(raw.select(decode(expr("substring(value, 7)")).alias("value")))
+
+
+#: The reads each registry run times: this source, the pattern of upstream's users, bytes only.
+REGISTRY_READS = {
+    "avro": {"ours": avro_read_ours, "udf": avro_read_udf, "binary": avro_read_binary},
+    "json": {"ours": json_read_ours, "udf": json_read_from_json, "binary": avro_read_binary},
+    "protobuf": {"ours": protobuf_read_ours, "udf": protobuf_read_udf, "binary": avro_read_binary},
+}
+
+
 def avro_main(args: argparse.Namespace) -> None:
-    """Write ``--rows`` Avro records with the registry, then read them back into columns three
-    ways, ``--repeat`` times each (one topic per repeat, plus a warm-up topic)."""
+    """Write ``--rows`` records with the registry in the format ``--client`` names (avro, json
+    or protobuf), then read them back into columns three ways, ``--repeat`` times each (one
+    topic per repeat, plus a warm-up topic)."""
     from confluent_kafka.spark import register
 
     t0 = time.monotonic()
@@ -263,18 +332,24 @@ def avro_main(args: argparse.Namespace) -> None:
     register(spark)
     startup = time.monotonic() - t0
     topics = args.topics.split(",")
+    fmt = args.client
     df = avro_frame(spark, args.rows, args.tasks)
     warm = avro_frame(spark, max(1, args.rows // 10), args.tasks)
-    reads = {"ours": avro_read_ours, "udf": avro_read_udf, "binary": avro_read_binary}
-    avro_write(spark, warm, args.bootstrap, args.registry_url, topics[0])
+    reads = REGISTRY_READS[fmt]
+
+    def write(frame: Any, topic: str) -> None:
+        frame.write.format("confluent_kafka").options(**avro_options(args.bootstrap, args.registry_url)) \
+            .option("topic", topic).option("valueFormat", fmt).mode("append").save()
+
+    write(warm, topics[0])
     for read in reads.values():
         read(spark, args.bootstrap, args.registry_url, topics[0])
-    results: Dict[str, Any] = {"client": "avro", "rows": args.rows, "startup_seconds": startup,
+    results: Dict[str, Any] = {"client": fmt, "rows": args.rows, "startup_seconds": startup,
                                "write_seconds": [], **{f"read_{k}_seconds": [] for k in reads}}
     want = None
     for topic in topics[1:]:
         t = time.monotonic()
-        avro_write(spark, df, args.bootstrap, args.registry_url, topic)
+        write(df, topic)
         results["write_seconds"].append(time.monotonic() - t)
         for name, read in reads.items():
             t = time.monotonic()
@@ -294,15 +369,15 @@ def avro_main(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--client", choices=("ours", "upstream", "avro"), required=True)
-    ap.add_argument("--registry-url", help="Schema Registry URL (--client avro)")
+    ap.add_argument("--client", choices=("ours", "upstream", "avro", "json", "protobuf"), required=True)
+    ap.add_argument("--registry-url", help="Schema Registry URL (--client avro, json, protobuf)")
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--topics", required=True, help="comma-separated: a warm-up topic, then one fresh topic per repeat")
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--size", type=int, default=100)
     ap.add_argument("--tasks", type=int, default=4, help="partitions of the written DataFrame")
     args = ap.parse_args()
-    if args.client == "avro":
+    if args.client in REGISTRY_READS:
         avro_main(args)
         return
     write = ours_write if args.client == "ours" else upstream_write

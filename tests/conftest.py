@@ -10,9 +10,10 @@
   overrides merged in: ``consumer_conf({"enable.auto.commit": False})``.
 * ``mock_cluster``: a 3-broker librdkafka mock cluster, closed after the test.
 * ``registry_url`` (session): a Karapace Schema Registry on ``kafka_bootstrap``
-  (tests/registry_support.py; tests/registry, tests/spark and tests/programs share it).
+  (tests/registry_support.py; tests/registry, tests/spark and tests/programs share it). It runs
+  over this package; ``karapace`` (session) is its handle (pid, restart()).
 
-Tests under tests/integration and tests/programs are marked ``integration``, tests under
+Tests under tests/integration, tests/programs and tests/facades are marked ``integration``, tests under
 tests/mock ``mock``, tests under tests/spark ``spark``.
 """
 from __future__ import annotations
@@ -29,10 +30,11 @@ sys.path.insert(0, str(TESTS_DIR.parent / "scripts"))
 
 from tansu_broker import TansuBroker  # noqa: E402
 # registry_url (Karapace), here so that tests/registry and tests/programs share one per session.
-from registry_support import registry_url  # noqa: E402,F401
+from registry_support import karapace, registry_url  # noqa: E402,F401
 
 # tests/programs runs programs written for upstream (quixstreams) against the tansu broker.
-TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration"}
+TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", "programs": "integration",
+                "facades": "integration"}
 
 
 # `make test` spreads the suite over processes (pytest-xdist, --dist loadgroup). A session

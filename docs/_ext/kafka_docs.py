@@ -36,8 +36,11 @@ PACKAGE = "confluent_kafka"
 # ``schema_registry.common`` is the Schema Registry's shared core (upstream's layout): every name a
 # user needs from it is re-exported, and documented, by the public modules (``schema_registry``,
 # ``.avro``, ``.json_schema``, ``.protobuf``, ``.serde``), and its ``__all__`` lists helpers.
+# ``compat`` holds the kafka-python/aiokafka facades: other libraries' APIs under their own names
+# (TopicPartition, KafkaError, ...), described by docs/kafka_python.md and docs/aiokafka.md and checked against those
+# libraries by tests/facades, not part of this package's own reference.
 NOT_API = {"confluent_kafka.cimpl", "confluent_kafka.__main__", "confluent_kafka.cli",
-           "confluent_kafka.schema_registry.common"}
+           "confluent_kafka.schema_registry.common", "confluent_kafka.compat"}
 
 
 def is_api_module(name: str) -> bool:

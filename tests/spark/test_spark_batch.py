@@ -168,7 +168,7 @@ def test_bad_read_options_fail_clearly(spark: Any, kafka_options: Dict[str, str]
     ("cast(id AS string) AS key", {"topic": "t"}, "needs a 'value' column"),
     ("cast(id AS string) AS value", {}, "needs the option 'topic' or a 'topic' column"),
     ("cast(id AS string) AS value, id AS partition", {"topic": "t"}, "column 'partition' has type bigint"),
-    ("cast(id AS string) AS value, id AS extra", {"topic": "t"}, "column 'extra' cannot be written"),
+    ("cast(id AS string) AS value, id AS timestamp", {"topic": "t"}, "column 'timestamp' has type bigint"),
 ])
 def test_bad_writes_fail_before_any_task(spark: Any, kafka_options: Dict[str, str], columns: str,
                                          options: Dict[str, str], message: str) -> None:

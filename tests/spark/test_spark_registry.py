@@ -234,9 +234,9 @@ def test_bad_records_fail_the_read_or_follow_the_mode(spark: Any, new_topic: Cal
         load(spark, options, startingOffsets=json.dumps({topic: {"0": 15}})).collect()
 
 
-def test_formats_not_built_yet_are_refused_before_any_task(spark: Any, sr_options: Dict[str, str]) -> None:
-    with pytest.raises(Exception, match="'protobuf' is not supported yet"):
-        load(spark, sr_options, subscribe="t", valueFormat="protobuf").collect()
+def test_unknown_formats_are_refused_before_any_task(spark: Any, sr_options: Dict[str, str]) -> None:
+    with pytest.raises(Exception, match="must be one of binary, avro, json, protobuf, not 'xml'"):
+        load(spark, sr_options, subscribe="t", valueFormat="xml").collect()
 
 
 def test_function_api_writes_and_reads_avro(spark: Any, new_topic: Callable[..., str],

@@ -270,12 +270,10 @@ def test_registry_options_parse_with_spark_like_names() -> None:
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"valueFormat": "protobuf", **REG}, "'protobuf' is not supported yet"),
-    ({"keyFormat": "json", **REG}, "'json' is not supported yet"),
-    ({"valueFormat": "xml", **REG}, "must be one of binary, avro"),
+    ({"valueFormat": "xml", **REG}, "must be one of binary, avro, json, protobuf"),
     ({"valueFormat": "avro"}, "needs the option 'schema.registry.url'"),
-    ({"schema.registry.url": "http://x"}, "needs valueFormat=avro or keyFormat=avro"),
-    ({"valueSubject": "s"}, "'valueSubject' needs valueFormat=avro"),
+    ({"schema.registry.url": "http://x"}, "needs valueFormat=avro or keyFormat=avro \\(or json, or protobuf\\)"),
+    ({"valueSubject": "s"}, "'valueSubject' needs valueFormat=avro, json or protobuf"),
     ({"valueFormat": "avro", **REG, "valueSchemaId": "0"}, "at least 1"),
     ({"valueFormat": "avro", **REG, "valueSchemaId": "x"}, "must be an integer"),
     ({"valueFormat": "avro", **REG, "valueSchemaId": "1", "valueSchemaVersion": "2"}, "set one"),

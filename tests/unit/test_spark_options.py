@@ -45,6 +45,40 @@ def test_bad_read_options(options: dict, message: str) -> None:
         ReadOptions.parse(options, streaming=False)
 
 
+@pytest.mark.parametrize("options, message", [
+    ({"subscribe": "a", "minPartitions": "0"}, "'minPartitions' must be positive"),
+    ({"subscribe": "a", "maxOffsetsPerTrigger": "x"}, "'maxOffsetsPerTrigger' must be an integer"),
+    ({"subscribe": "a", "startingOffsets": "soon"}, "'startingOffsets' must be"),
+    ({"subscribe": "a", "endingOffsets": "earliest"}, "cannot be 'earliest'"),
+    ({"subscribe": "a", "kafka.default.api.timeout.ms": "soon"}, "must be an integer"),
+    ({"subscribe": "a", "kafka.socket.timeout.ms": "0"}, "must be positive"),
+    ({}, "exactly one of the options"),
+])
+def test_options_are_checked_before_the_mode_is_known(options: dict, message: str) -> None:
+    # what load() checks: everything but what depends on batch or streaming
+    with pytest.raises(ValueError, match=message):
+        ReadOptions.parse({**BS, **options}, streaming=None)
+
+
+def test_options_that_depend_on_the_mode_wait_for_it() -> None:
+    # startingOffsets=latest is for streams, endingOffsets for batches: load() cannot tell
+    o = ReadOptions.parse({**BS, "subscribe": "a", "startingOffsets": "latest", "endingOffsets": "latest"},
+                          streaming=None)
+    assert (o.starting, o.ending) == ("latest", "latest")
+
+
+def test_planning_timeout_follows_the_kafka_options() -> None:
+    assert ReadOptions.parse({**BS, "subscribe": "a"}, streaming=False).metadata_timeout == 30.0
+    s = ReadOptions.parse({**BS, "subscribe": "a", "kafka.socket.timeout.ms": "2500"}, streaming=False)
+    assert s.metadata_timeout == 2.5 and s.conf["socket.timeout.ms"] == "2500"
+    # the Java clients' name wins, and is not handed to librdkafka (which has no such key)
+    d = ReadOptions.parse({**BS, "subscribe": "a", "kafka.default.api.timeout.ms": "1500",
+                           "kafka.socket.timeout.ms": "2500"}, streaming=True)
+    assert d.metadata_timeout == 1.5 and "default.api.timeout.ms" not in d.consumer_conf()
+    w = WriteOptions.parse({**BS, "topic": "t", "kafka.default.api.timeout.ms": "1500"})
+    assert "default.api.timeout.ms" not in w.conf
+
+
 def test_streaming_refuses_ending_offsets() -> None:
     with pytest.raises(ValueError, match="batch reads only"):
         ReadOptions.parse({**BS, "subscribe": "a", "endingOffsets": "latest"}, streaming=True)
@@ -65,6 +99,48 @@ def test_check_schema() -> None:
                   ("headers", "array<struct<key:string,value:binary>>"), ("timestamp", "timestamp")], None)
     with pytest.raises(ValueError, match="column 'headers' has type"):
         check_schema([("value", "binary"), ("headers", "array<string>")], "t")
+    # as Spark's Kafka sink: columns it does not write are ignored, whatever their type (a
+    # Kafka read written back has offset and timestampType), and a timestamp may be a double
+    check_schema([("value", "binary"), ("offset", "bigint"), ("timestampType", "int"), ("extra", "map<int,int>"),
+                  ("timestamp", "double")], "t")
+    with pytest.raises(ValueError, match="column 'timestamp' has type bigint"):
+        check_schema([("value", "binary"), ("timestamp", "bigint")], "t")
+
+
+def test_written_columns_and_double_timestamps() -> None:
+    import pyarrow as pa
+
+    from confluent_kafka.spark._writer import _seconds_to_ms, written_columns
+
+    assert written_columns(["Key", "value", "offset", "topic", "timestampType", "headers", "partition",
+                            "timestamp"]) == ["Key", "value", "topic", "headers", "partition", "timestamp"]
+    # Spark casts a double to a timestamp as seconds, truncating below the microsecond
+    got = _seconds_to_ms(pa.array([1700000000.5, 1.0019, -1.0015, float("nan"), None, float("-inf")]))
+    assert got.to_pylist() == [1700000000500, 1001, -1001, None, None, None]
+
+
+class _FailedMessage:
+    def __init__(self, partition: object) -> None:
+        self._partition = partition
+
+    def topic(self) -> str:
+        return "t"
+
+    def partition(self) -> object:
+        return self._partition
+
+
+@pytest.mark.parametrize("partition, where", [(3, "t[3]"), (None, "topic 't' (no partition assigned yet)"),
+                                              (-1, "topic 't' (no partition assigned yet)")])
+def test_delivery_errors_name_the_partition_or_say_there_was_none(partition: object, where: str) -> None:
+    from confluent_kafka import KafkaError, KafkaException
+    from confluent_kafka.spark._writer import DeliveryErrors
+
+    errors = DeliveryErrors()
+    errors(KafkaError(KafkaError._MSG_TIMED_OUT), _FailedMessage(partition))  # type: ignore[arg-type]
+    with pytest.raises(KafkaException) as info:
+        errors.check(5)
+    assert f"first to {where}:" in str(info.value) and "[None]" not in str(info.value)
 
 
 def test_offset_maps_round_trip() -> None:

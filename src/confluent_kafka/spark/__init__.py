@@ -30,8 +30,18 @@ def register(spark: Any, name: Optional[str] = None) -> str:
     """Register the Kafka data source with ``spark`` (Spark 4+); returns its format name.
 
     ``name`` defaults to ``"confluent_kafka"`` (Spark keeps ``"kafka"`` for its own connector).
+    Writes to that format then behave as with Spark's Kafka sink where PySpark would differ:
+    ``save()`` in the default save mode appends, and ``save()`` / ``start()`` work from any
+    thread (PySpark's ``DataFrameWriter.save`` and ``DataStreamWriter.start`` are wrapped, once
+    per process, to act on Spark's errors for this format only).
+
+    :param spark: the ``SparkSession`` to register with.
+    :param name: the format name; ``"confluent_kafka"`` when None.
+    :returns: the format name.
+    :raises ValueError: when ``name`` is not a non-empty string.
     """
     from ._source import KafkaDataSource
+    from ._writers_patch import install
 
     cls: Any = KafkaDataSource
     if name is not None and name != DEFAULT_NAME:
@@ -41,4 +51,5 @@ def register(spark: Any, name: Optional[str] = None) -> str:
         cls = type("KafkaDataSource_" + name.replace(".", "_"), (KafkaDataSource,),
                    {"name": classmethod(lambda _cls: fixed), "__module__": KafkaDataSource.__module__})
     spark.dataSource.register(cls)
+    install(str(cls.name()))
     return str(cls.name())

@@ -10,7 +10,7 @@ from ._offsets import OffsetPlanner
 from ._options import ReadOptions, WriteOptions
 from ._reader import decoded, read_range
 from ._schema import pyarrow, read_schema
-from ._writer import check_schema, write_batches
+from ._writer import check_schema, write_batches, written_columns
 
 
 def _merge(options: Optional[Mapping[str, Any]], kwargs: Mapping[str, Any]) -> Dict[str, Any]:
@@ -34,6 +34,9 @@ def write(df: Any, topic: Optional[str] = None, options: Optional[Mapping[str, A
     opts = WriteOptions.parse(merged)
     check_schema(((f.name, f.dataType.simpleString()) for f in df.schema.fields), opts.topic, opts.encoded_columns())
     opts = opts.with_schemas({f.name.lower(): f.dataType for f in df.schema.fields})
+    used = written_columns(df.columns)
+    if len(used) != len(df.columns):
+        df = df.select(*used)  # columns a write does not use are not even handed to Python
 
     def task(batches: Iterator[Any]) -> Iterator[Any]:
         pa = pyarrow()

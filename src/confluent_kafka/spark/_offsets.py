@@ -17,18 +17,23 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Tuple
 
 from .. import Consumer, KafkaError, KafkaException, TopicPartition
-from ._options import EARLIEST, LATEST, OffsetSpec, ReadOptions, Subscription
+from ._options import DEFAULT_METADATA_TIMEOUT, EARLIEST, LATEST, OffsetSpec, ReadOptions, Subscription
 from ._timestamps import TimestampSpec, offsets_from_lookup, wanted_timestamps
+
+if TYPE_CHECKING:
+    from ..admin import ClusterMetadata
 
 TP = Tuple[str, int]
 
 #: A read position for every partition, as Spark checkpoints it: ``{topic: {"0": offset}}``.
 OffsetMap = Dict[str, Dict[str, int]]
 
-METADATA_TIMEOUT = 30.0  # seconds for metadata, watermark and end-confirming requests
+#: Seconds for metadata, watermark and end-confirming requests unless the options say
+#: (``ReadOptions.metadata_timeout``).
+METADATA_TIMEOUT = DEFAULT_METADATA_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,32 @@ class OffsetPlanner:
             consumer, self._consumer = self._consumer, None
             consumer.close()
 
+    @property
+    def timeout(self) -> float:
+        """Seconds each lookup may take (``ReadOptions.metadata_timeout``)."""
+        return self.options.metadata_timeout
+
+    def _metadata(self, topic: Optional[str] = None) -> ClusterMetadata:
+        """The cluster's metadata (for ``topic`` only, when given); a broker that cannot be
+        reached fails naming the servers and the option that bounds the wait."""
+        try:
+            return self._client().list_topics(topic, timeout=self.timeout)
+        except KafkaException as exc:
+            err = exc.args[0] if exc.args and isinstance(exc.args[0], KafkaError) else None
+            if err is None or err.code() not in (KafkaError._TRANSPORT, KafkaError._TIMED_OUT,
+                                                 KafkaError._ALL_BROKERS_DOWN, KafkaError._RESOLVE):
+                raise
+            raise KafkaException(KafkaError(
+                err.code(), f"no metadata from kafka.bootstrap.servers={self.options.conf.get('bootstrap.servers')!r} "
+                            f"within {self.timeout:g} s (kafka.default.api.timeout.ms or "
+                            f"kafka.socket.timeout.ms set the wait): {err.str()}")) from None
+
     # ---- partitions ------------------------------------------------------------------------
 
     def partitions(self) -> List[TP]:
         """Every partition the subscription covers now, sorted."""
         sub: Subscription = self.options.subscription
-        md = self._client().list_topics(timeout=METADATA_TIMEOUT)
+        md = self._metadata()
         found: List[TP] = []
         if sub.assign is not None:
             for topic, parts in sub.assign.items():
@@ -108,7 +133,7 @@ class OffsetPlanner:
                     if t not in md.topics or md.topics[t].error is not None:
                         # Ask once by name: a broker may create it on request, as Kafka's own
                         # clients do for a subscribed topic that does not exist yet.
-                        one = self._client().list_topics(t, timeout=METADATA_TIMEOUT)
+                        one = self._metadata(t)
                         md.topics.update(one.topics)
             else:
                 regex = re.compile(sub.pattern or "")
@@ -128,7 +153,7 @@ class OffsetPlanner:
         c = self._client()
         marks: Dict[TP, Tuple[int, int]] = {}
         for t, p in tps:
-            marks[(t, p)] = c.get_watermark_offsets(TopicPartition(t, p), timeout=METADATA_TIMEOUT)
+            marks[(t, p)] = c.get_watermark_offsets(TopicPartition(t, p), timeout=self.timeout)
         check = [tp for tp, (lo, hi) in marks.items() if hi > lo]
         if not check:
             return marks
@@ -136,12 +161,12 @@ class OffsetPlanner:
         seen: Dict[TP, int] = {}  # one past the last offset fetched: the end is at least that
         try:
             pending = set(check)
-            deadline = time.monotonic() + METADATA_TIMEOUT
+            deadline = time.monotonic() + self.timeout
             while pending:
                 if time.monotonic() > deadline:
                     raise KafkaException(KafkaError(KafkaError._TIMED_OUT,
                                                     f"no fetch response for {sorted(pending)} within "
-                                                    f"{METADATA_TIMEOUT:.0f} s while looking up end offsets"))
+                                                    f"{self.timeout:g} s while looking up end offsets"))
                 for m in c.consume(10_000, 0.5):
                     err = m.error()
                     if err is not None and err.code() != KafkaError._PARTITION_EOF:
@@ -183,7 +208,7 @@ class OffsetPlanner:
     def earliest(self, tps: List[TP]) -> Dict[TP, int]:
         """The first offset still stored in each partition."""
         c = self._client()
-        return {(t, p): c.get_watermark_offsets(TopicPartition(t, p), timeout=METADATA_TIMEOUT)[0] for t, p in tps}
+        return {(t, p): c.get_watermark_offsets(TopicPartition(t, p), timeout=self.timeout)[0] for t, p in tps}
 
     def by_timestamp(self, spec: TimestampSpec, tps: List[TP], marks: Dict[TP, Tuple[int, int]],
                      starting: bool, what: str) -> Dict[TP, int]:
@@ -194,7 +219,7 @@ class OffsetPlanner:
         if not wanted:
             return {}
         answer = self._client().offsets_for_times(
-            [TopicPartition(t, p, ms) for (t, p), ms in sorted(wanted.items())], timeout=METADATA_TIMEOUT)
+            [TopicPartition(t, p, ms) for (t, p), ms in sorted(wanted.items())], timeout=self.timeout)
         found: Dict[TP, int] = {}
         for tp in answer:
             if tp.error is not None:

@@ -28,10 +28,12 @@ OffsetSpec = Union[str, Dict[str, Dict[int, int]]]
 # Options that are Spark's but make no sense here (JVM deserializers, the JVM consumer's own
 # offset management): refused with a reason rather than silently ignored.
 _REFUSED = {
-    "kafka.key.serializer": "keys are written as given (binary or string columns), or with keyFormat=avro",
-    "kafka.value.serializer": "values are written as given (binary or string columns), or with valueFormat=avro",
-    "kafka.key.deserializer": "keys are read as binary, or decoded with keyFormat=avro",
-    "kafka.value.deserializer": "values are read as binary, or decoded with valueFormat=avro",
+    "kafka.key.serializer": "keys are written as given (binary or string columns), or with keyFormat=avro, "
+                            "json or protobuf",
+    "kafka.value.serializer": "values are written as given (binary or string columns), or with valueFormat=avro, "
+                              "json or protobuf",
+    "kafka.key.deserializer": "keys are read as binary, or decoded with keyFormat=avro, json or protobuf",
+    "kafka.value.deserializer": "values are read as binary, or decoded with valueFormat=avro, json or protobuf",
     "kafka.enable.auto.commit": "the source never commits offsets; Spark tracks them",
     "kafka.auto.offset.reset": "use startingOffsets instead",
 }
@@ -42,6 +44,9 @@ _ENDING_OPTIONS = ("endingOffsets", "endingTimestamp", "endingOffsetsByTimestamp
 # Options of reads only, refused for writes.
 _READ_ONLY = ("subscribe", "subscribePattern", "assign", "startingOffsets", "startingTimestamp",
               "startingOffsetsByTimestamp", "startingOffsetsByTimestampStrategy") + _ENDING_OPTIONS
+
+#: Seconds the planning of a read waits for the brokers unless a ``kafka.*`` timeout says.
+DEFAULT_METADATA_TIMEOUT = 30.0
 
 # librdkafka keys set by the writer itself.
 _PRODUCER_FIXED: Dict[str, Any] = {"delivery.report.only.error": True}
@@ -70,6 +75,24 @@ def client_conf(options: Mapping[str, str]) -> Dict[str, str]:
     if not conf.get("bootstrap.servers"):
         raise ValueError("option 'kafka.bootstrap.servers' must be set")
     return conf
+
+
+def _metadata_timeout(conf: Dict[str, str]) -> float:
+    """Seconds the planning of a read waits for the brokers: ``kafka.default.api.timeout.ms``
+    (the Java client's name, taken out of ``conf``: librdkafka has no such key), else
+    ``kafka.socket.timeout.ms``, else :data:`DEFAULT_METADATA_TIMEOUT`."""
+    for key in ("default.api.timeout.ms", "socket.timeout.ms"):
+        raw = conf.pop(key, None) if key == "default.api.timeout.ms" else conf.get(key)
+        if raw is None:
+            continue
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"option 'kafka.{key}' must be an integer, not {raw!r}") from None
+        if value <= 0:
+            raise ValueError(f"option 'kafka.{key}' must be positive, not {value}")
+        return value / 1000.0
+    return DEFAULT_METADATA_TIMEOUT
 
 
 def _bool(options: Mapping[str, str], name: str, default: bool) -> bool:
@@ -186,20 +209,28 @@ class ReadOptions:
     registry: Optional[RegistryOptions] = None
     #: The reader schemas of the decoded columns, fixed where the query was planned.
     schemas: Optional[Dict[str, ResolvedSchema]] = None
+    #: Seconds to wait for metadata and offsets while a read is planned.
+    metadata_timeout: float = DEFAULT_METADATA_TIMEOUT
 
     @classmethod
-    def parse(cls, options: Mapping[str, Any], streaming: bool) -> "ReadOptions":
-        """Check the options of ``spark.read`` (``streaming=False``) or ``spark.readStream``."""
+    def parse(cls, options: Mapping[str, Any], streaming: Optional[bool]) -> "ReadOptions":
+        """Check the options of ``spark.read`` (``streaming=False``) or ``spark.readStream``
+        (``True``); with None (at ``load()``, where either may follow) everything but what
+        depends on that."""
         o = _lower(options)
         if "topic" in o:
             raise ValueError("option 'topic' is for writing; reads take 'subscribe', 'subscribePattern' or 'assign'")
         conf = client_conf(o)
-        if streaming:
+        metadata_timeout = _metadata_timeout(conf)
+        if streaming is None:
+            starting = _offsets(o, "startingOffsets", "latest", ("earliest", "latest"), (EARLIEST, LATEST))
+            ending: OffsetSpec = _offsets(o, "endingOffsets", "latest", ("latest",), (LATEST,))
+        elif streaming:
             for name in _ENDING_OPTIONS:
                 if name.lower() in o:
                     raise ValueError(f"option {name!r} is for batch reads only")
             starting = _offsets(o, "startingOffsets", "latest", ("earliest", "latest"), (EARLIEST, LATEST))
-            ending: OffsetSpec = "latest"
+            ending = "latest"
         else:
             starting = _offsets(o, "startingOffsets", "earliest", ("earliest",), (EARLIEST,))
             ending = _offsets(o, "endingOffsets", "latest", ("latest",), (LATEST,))
@@ -216,7 +247,8 @@ class ReadOptions:
                    fail_on_data_loss=_bool(o, "failOnDataLoss", True),
                    poll_timeout=(timeout_ms or 120_000) / 1000.0, timestamps=timestamps,
                    registry=parse_registry_options(o, read=True),
-                   group_id=group or f"spark-kafka-source-{uuid.uuid4().hex}")
+                   group_id=group or f"spark-kafka-source-{uuid.uuid4().hex}",
+                   metadata_timeout=metadata_timeout)
 
     def with_schemas(self, schemas: Optional[Dict[str, ResolvedSchema]] = None) -> "ReadOptions":
         """These options with the reader schemas of the decoded columns: ``schemas`` when given
@@ -263,6 +295,7 @@ class WriteOptions:
             if name.lower() in o:
                 raise ValueError(f"option {name!r} is for reading, not writing")
         conf = client_conf(o)
+        conf.pop("default.api.timeout.ms", None)  # the Java consumer's; a producer has no use for it
         if "transactional.id" in conf:
             raise ValueError("set 'transactionalIdPrefix' instead of 'kafka.transactional.id': "
                              "each task needs its own transactional id")
@@ -295,7 +328,7 @@ class WriteOptions:
         """
         if self.registry is None:
             return self
-        from ._avro_codec import check_writable
+        from ._codecs import check_writable
 
         types = {name: column_types[name] for name in self.encoded_columns() if name in column_types}
         schemas = resolve_write(self.registry, self.topic, types)

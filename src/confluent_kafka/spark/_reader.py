@@ -84,7 +84,7 @@ def decoded(options: ReadOptions, batches: Iterator[Any]) -> Iterator[Any]:
     if options.registry is None or not options.schemas:
         yield from batches
         return
-    from ._avro_codec import BatchDecoder  # fastavro: only where something is decoded
+    from ._codecs import BatchDecoder  # the codecs: only where something is decoded
 
     decode = BatchDecoder(options.registry, options.schemas)
     for batch in batches:

@@ -89,13 +89,13 @@ def read_struct(include_headers: bool) -> Any:
 def read_schema(include_headers: bool, schemas: Optional[Dict[str, Any]] = None) -> Any:
     """The schema of a read: :func:`read_ddl`, or, when ``schemas`` (the
     :class:`~confluent_kafka.spark._registry.ResolvedSchema` of decoded columns by name) is
-    given, a ``StructType`` whose ``key`` / ``value`` have the Spark types of their Avro
-    reader schemas."""
+    given, a ``StructType`` whose ``key`` / ``value`` have the Spark types of their reader
+    schemas (Avro, JSON Schema or Protobuf)."""
     if not schemas:
         return read_ddl(include_headers)
     from pyspark.sql.types import StructField, StructType
 
-    from ._avro_types import read_plan
+    from ._codecs import spark_type
 
-    return StructType([StructField(f.name, read_plan(schemas[f.name].schema).spark_type, True)
+    return StructType([StructField(f.name, spark_type(schemas[f.name]), True)
                        if f.name in schemas else f for f in read_struct(include_headers).fields])

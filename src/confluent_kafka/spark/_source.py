@@ -125,6 +125,9 @@ class KafkaDataSource(DataSource):
         """key, value, topic, partition, offset, timestamp, timestampType (+ headers); with
         valueFormat / keyFormat avro the value / key have the Spark type of the registry's
         reader schema, looked up here, once, and kept for the reader."""
+        # Every option is checked here, when ``load()`` is called, as Spark's Kafka source does;
+        # only what depends on batch or streaming waits for the reader.
+        ReadOptions.parse(self.options, streaming=None)
         o = _lower(self.options)
         include_headers = _bool(o, "includeHeaders", False)
         registry = parse_registry_options(o, read=True)
@@ -149,15 +152,26 @@ class KafkaDataSource(DataSource):
         return options.with_schemas({f.name.lower(): f.dataType for f in schema.fields})
 
     def writer(self, schema: StructType, overwrite: bool) -> KafkaBatchWriter:
-        """A batch writer; ``overwrite`` means append, as for Spark's Kafka sink. With
-        valueFormat / keyFormat avro the writer schemas are looked up or registered here."""
+        """A batch writer. ``overwrite`` (save mode Overwrite) is refused, as by Spark's Kafka
+        sink: a topic cannot be overwritten. With valueFormat / keyFormat avro the writer
+        schemas are looked up or registered here."""
+        if overwrite:
+            from ._writers_patch import REFUSED_MODE
+
+            raise ValueError(REFUSED_MODE.format(mode="Overwrite"))
         return KafkaBatchWriter(self._write_options(schema))
 
     def streamReader(self, schema: StructType) -> DataSourceStreamReader:
         """A micro-batch reader (``spark.readStream``); offsets are checkpointed by Spark."""
-        from ._streaming import KafkaStreamReader
+        from ._streaming import FailedStreamReader, KafkaStreamReader
 
-        return KafkaStreamReader(self._read_options(schema, streaming=True))
+        try:
+            options = self._read_options(schema, streaming=True)
+        except ValueError as exc:
+            # Raised from here, PySpark's stream runner buries the error under an
+            # UnboundLocalError of its own; the reader raises it at its first call instead.
+            return FailedStreamReader(exc)
+        return KafkaStreamReader(options)
 
     def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
         """A micro-batch writer (``df.writeStream``), at-least-once like the batch writer."""

@@ -115,6 +115,36 @@ class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self.planner.close()
 
 
+class FailedStreamReader(DataSourceStreamReader):
+    """The reader of a streaming query whose options are wrong: every call raises the error, so
+    that the query fails with it at its start."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def initialOffset(self) -> OffsetMap:
+        """Raise the options' error."""
+        raise self.error
+
+    def latestOffset(self, start: OffsetMap, limit: Any) -> OffsetMap:
+        """Raise the options' error."""
+        raise self.error
+
+    def partitions(self, start: OffsetMap, end: OffsetMap) -> Sequence[InputPartition]:
+        """Raise the options' error."""
+        raise self.error
+
+    def read(self, partition: InputPartition) -> Iterator[Any]:
+        """Raise the options' error."""
+        raise self.error
+
+    def commit(self, end: OffsetMap) -> None:
+        """Nothing was read."""
+
+    def stop(self) -> None:
+        """Nothing to close."""
+
+
 class KafkaStreamWriter(DataSourceStreamArrowWriter):
     """Every micro-batch task produces its rows and flushes before it reports success."""
 

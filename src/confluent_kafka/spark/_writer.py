@@ -10,12 +10,12 @@ With ``transactionalIdPrefix`` each task writes inside one transaction instead (
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from .. import KafkaError, KafkaException, Message, Producer
 from . import _producers
 from ._options import WriteOptions
-from ._schema import pyarrow_compute
+from ._schema import pyarrow, pyarrow_compute
 
 #: Columns of a write and the Arrow type families each may have (Spark's Kafka sink columns).
 WRITE_COLUMNS = ("key", "value", "topic", "partition", "headers", "timestamp")
@@ -35,7 +35,10 @@ class DeliveryErrors:
             return
         self.count += 1
         if self.first is None:
-            self.first = (err, f"{msg.topic()}[{msg.partition()}]")
+            part = msg.partition()
+            where = f"{msg.topic()}[{part}]" if part is not None and part >= 0 else \
+                f"topic {msg.topic()!r} (no partition assigned yet)"
+            self.first = (err, where)
 
     def check(self, done: int) -> None:
         """Raise KafkaException naming the first failure, if any."""
@@ -55,7 +58,8 @@ _COLUMN_TYPES = {
     "topic": ("string",),
     "partition": ("int",),
     "headers": ("array<struct<key:string,value:binary>>",),
-    "timestamp": ("timestamp", "timestamp_ntz"),
+    # a double is seconds since the epoch, as Spark's Kafka sink casts it
+    "timestamp": ("timestamp", "timestamp_ntz", "double"),
 }
 
 
@@ -63,7 +67,9 @@ def check_schema(fields: Iterable[Tuple[str, str]], topic_option: Optional[str],
                  encoded: Tuple[str, ...] = ()) -> None:
     """Refuse, before any task runs, a DataFrame that cannot be written: ``fields`` are
     ``(name, Spark type as simpleString)`` pairs; the columns named in ``encoded`` (``key``,
-    ``value``) are encoded with the Schema Registry and may have any type their schema takes."""
+    ``value``) are encoded with the Schema Registry and may have any type their schema takes.
+    Other columns (``offset`` and ``timestampType`` of a Kafka read, ...) are not written and
+    may have any type, as with Spark's Kafka sink."""
     fields = [(name.lower(), kind) for name, kind in fields]
     names = [name for name, _ in fields]
     if "value" not in names:
@@ -73,10 +79,24 @@ def check_schema(fields: Iterable[Tuple[str, str]], topic_option: Optional[str],
     for name, kind in fields:
         allowed = _COLUMN_TYPES.get(name)
         if allowed is None:
-            raise ValueError(f"column {name!r} cannot be written to Kafka; the columns are "
-                             f"{', '.join(WRITE_COLUMNS)} (value required)")
+            continue
         if kind not in allowed and name not in encoded:
             raise ValueError(f"column {name!r} has type {kind}; it must be {' or '.join(allowed)}")
+
+
+def written_columns(names: Iterable[str]) -> List[str]:
+    """The names among ``names`` that a write uses (any case), in their order."""
+    return [n for n in names if n.lower() in WRITE_COLUMNS]
+
+
+def _seconds_to_ms(column: Any) -> Any:
+    """A double column of seconds since the epoch as int64 milliseconds, truncated toward zero
+    as Spark's cast of a double to a timestamp does; NaN and infinities become null (now)."""
+    pa, pc = pyarrow(), pyarrow_compute()
+    ms = pc.multiply(column, pa.scalar(1000.0))
+    finite = pc.is_finite(ms)
+    ms = pc.if_else(finite, pc.trunc(ms), pa.scalar(None, pa.float64()))
+    return pc.cast(ms, pa.int64(), safe=False)
 
 
 def _column(batch: Any, name: str) -> Any:
@@ -155,7 +175,7 @@ def write_batches(opts: WriteOptions, batches: Iterable[Any], task_id: Optional[
     rows = 0
     encode = None
     if opts.schemas:
-        from ._avro_codec import BatchEncoder
+        from ._codecs import BatchEncoder
 
         encode = BatchEncoder(opts.schemas, opts.column_types or {})
     try:
@@ -163,7 +183,15 @@ def write_batches(opts: WriteOptions, batches: Iterable[Any], task_id: Optional[
         if transactional:
             p.begin_transaction()
         for batch in batches:
-            batch = batch.rename_columns([n.lower() for n in batch.schema.names])
+            names = batch.schema.names
+            used = written_columns(names)
+            if len(used) != len(names):
+                batch = batch.select(used)
+            batch = batch.rename_columns([n.lower() for n in used])
+            stamps = _column(batch, "timestamp")
+            if stamps is not None and pyarrow().types.is_floating(stamps.type):
+                batch = batch.set_column(batch.schema.get_field_index("timestamp"), "timestamp",
+                                         _seconds_to_ms(stamps))
             if encode is not None:
                 batch = encode(batch)
             for topic, rows_of_topic in _by_topic(batch, opts.topic):

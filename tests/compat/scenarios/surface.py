@@ -32,6 +32,13 @@ MODULES = [
     "confluent_kafka.schema_registry.rules.jsonata.jsonata_executor",
     "confluent_kafka.schema_registry.rules.encryption.encrypt_executor",
     "confluent_kafka.schema_registry.rules.encryption.awskms.aws_driver",
+    # The legacy (deprecated) Avro API.
+    "confluent_kafka.avro",
+    "confluent_kafka.avro.error",
+    "confluent_kafka.avro.load",
+    "confluent_kafka.avro.serializer",
+    "confluent_kafka.avro.serializer.message_serializer",
+    "confluent_kafka.avro.cached_schema_registry_client",
 ]
 
 # Upstream's internal plumbing that leaks into module namespaces through imports; no caller

@@ -1,0 +1,116 @@
+"""``python -m confluent_kafka.compat run app.py [args...]`` (or ``run -m module [args...]``):
+run an unmodified kafka-python or aiokafka program on this package.
+
+For that process only, ``import kafka`` (and every ``kafka.*`` submodule) resolves to
+:mod:`confluent_kafka.compat.kafka`, and ``import aiokafka`` to
+:mod:`confluent_kafka.compat.aiokafka`; the program then runs as ``python app.py`` would, with
+``sys.argv`` and ``__main__`` as it expects. Nothing is installed or changed on disk.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import runpy
+import sys
+from types import ModuleType
+from typing import Dict, List, Optional, Sequence
+
+#: public top-level name -> the facade package that stands in for it
+ALIASES = {"kafka": "confluent_kafka.compat.kafka", "aiokafka": "confluent_kafka.compat.aiokafka"}
+
+USAGE = """usage: python -m confluent_kafka.compat run [-m module | script.py] [args ...]
+
+Runs a kafka-python or aiokafka program unchanged on confluent_kafka: in that process,
+'import kafka' and 'import aiokafka' give confluent_kafka.compat.kafka / .aiokafka."""
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads an aliased name by importing its facade module and handing out that same object."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """The facade module ran when it was imported; nothing more to do."""
+
+
+class AliasFinder(importlib.abc.MetaPathFinder):
+    """A meta path finder mapping ``kafka[.x]`` / ``aiokafka[.x]`` to the facade modules."""
+
+    def __init__(self, aliases: Optional[Dict[str, str]] = None) -> None:
+        self.aliases = dict(ALIASES if aliases is None else aliases)
+
+    def target(self, fullname: str) -> Optional[str]:
+        """:returns: the facade module name that stands in for ``fullname``, or None."""
+        head, _, rest = fullname.partition(".")
+        base: Optional[str] = self.aliases.get(head)
+        if base is None:
+            return None
+        return base + ("." + rest if rest else "")
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None
+                  ) -> Optional[importlib.machinery.ModuleSpec]:
+        name = self.target(fullname)
+        if name is None:
+            return None
+        try:
+            real = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            real = None
+        if real is None:
+            return None  # so the program sees ModuleNotFoundError for the name it asked for
+        spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(name),
+                                              is_package=real.submodule_search_locations is not None)
+        return spec
+
+
+def install(aliases: Optional[Dict[str, str]] = None) -> AliasFinder:
+    """Put the alias finder first on ``sys.meta_path`` (for this process only).
+
+    :param aliases: ``{name: facade module}``; default :data:`ALIASES`.
+    :returns: the finder (remove it from ``sys.meta_path`` to undo).
+    """
+    finder = AliasFinder(aliases)
+    for name in list(sys.modules):
+        if finder.target(name) is not None:
+            del sys.modules[name]  # an earlier real import must not shadow the facade
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``python -m confluent_kafka.compat``.
+
+    :param argv: the arguments after the module name (default ``sys.argv[1:]``).
+    :returns: the exit status (the program's own exit status propagates as SystemExit).
+    """
+    args: List[str] = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0 if args else 2
+    if args[0] != "run" or len(args) < 2:
+        print(USAGE, file=sys.stderr)
+        return 2
+    install()
+    rest = args[1:]
+    if rest[0] == "-m":
+        if len(rest) < 2:
+            print(USAGE, file=sys.stderr)
+            return 2
+        sys.argv = [rest[1]] + rest[2:]
+        runpy.run_module(rest[1], run_name="__main__", alter_sys=True)
+    else:
+        import os
+        sys.argv = list(rest)
+        sys.path[0] = os.path.dirname(os.path.abspath(rest[0]))
+        runpy.run_path(rest[0], run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""``aiokafka.coordinator`` of the aiokafka facade: only the assignor classes users name."""

@@ -1,0 +1,27 @@
+"""``aiokafka.coordinator.assignors.abstract`` of the aiokafka facade."""
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+__all__ = ["AbstractPartitionAssignor"]
+
+
+class AbstractPartitionAssignor(abc.ABC):
+    """Base of the assignors; ``name`` is the librdkafka ``partition.assignment.strategy`` value.
+
+    Only the built-in subclasses (range, roundrobin) can be used with the facade: librdkafka
+    computes the assignment in C and cannot call a Python assignor.
+    """
+
+    name: str = ""
+
+    @classmethod
+    @abc.abstractmethod
+    def assign(cls, cluster: Any, members: Any) -> Any:
+        """Not called by the facade (librdkafka assigns).
+
+        :param cluster: the cluster metadata.
+        :param members: the group members' subscriptions.
+        :returns: the assignment.
+        """

@@ -1,0 +1,616 @@
+"""``aiokafka.producer`` of the aiokafka facade: ``AIOKafkaProducer`` over :class:`confluent_kafka.aio.AIOProducer`.
+
+No thread pool: messages go straight to librdkafka, and delivery reports resolve the futures
+``send()`` returned from the event loop (see docs/asyncio.md for how the loop is woken).
+"""
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import time
+import weakref
+from asyncio import get_running_loop as _running_loop
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set
+
+from confluent_kafka.aio import AIOProducer
+from confluent_kafka.cimpl import Consumer as _Consumer
+from confluent_kafka.cimpl import KafkaError as _RdKafkaError
+from confluent_kafka.cimpl import KafkaException
+from confluent_kafka.cimpl import TopicPartition as _TP
+
+from . import _options
+from .errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
+                     MessageSizeTooLargeError, ProducerClosed, from_librdkafka)
+from .helpers import FacadeSSLContext
+from .structs import OffsetAndMetadata, RecordMetadata, TopicPartition
+
+__all__ = ["AIOKafkaProducer"]
+
+_missing = object()
+
+
+class _DefaultPartitioner:
+    """aiokafka's default partitioner: murmur2 of the key, as Java's (librdkafka's murmur2_random)."""
+
+    def __repr__(self) -> str:
+        return "DefaultPartitioner()"
+
+
+_DEFAULT_PARTITIONER = _DefaultPartitioner()
+
+# Consumers of this process by group id: send_offsets_to_transaction() takes their group metadata
+# (generation and member id included, so a zombie is fenced) rather than the group id alone.
+_GROUP_CONSUMERS: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
+
+
+_new_tuple = tuple.__new__
+_TPS: Dict[Any, TopicPartition] = {}  # (topic, partition) -> TopicPartition, shared by the reports
+
+
+def _settle(fut: "asyncio.Future[RecordMetadata]", err: Optional[_RdKafkaError], msg: Any) -> None:
+    """Delivery report of one send(): resolve its future with a RecordMetadata (the hot path:
+    no helper calls, cached TopicPartitions, tuples made without the named tuple's __new__)."""
+    try:
+        if err is None:
+            topic = msg.topic()
+            part = msg.partition()
+            tp = _TPS.get((topic, part))
+            if tp is None:
+                if len(_TPS) > 100_000:
+                    _TPS.clear()
+                tp = _TPS[(topic, part)] = _new_tuple(TopicPartition, (topic, part))
+            ts_type, ts = msg.timestamp()
+            fut.set_result(_new_tuple(RecordMetadata, (topic, part, tp, msg.offset(), ts if ts_type else None,
+                                                       1 if ts_type == 2 else 0, None)))
+        elif not fut.done():
+            fut.set_exception(from_librdkafka(err))
+    except (asyncio.InvalidStateError, RuntimeError):
+        pass  # cancelled by its awaiter (the report is dropped), or the loop was closed meanwhile
+
+
+def _check_bytes(what: str, data: Any) -> None:
+    if data is not None and not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be bytes (or be made bytes by {what}_serializer), got {type(data).__name__}")
+
+
+def _check_headers(headers: Any) -> None:
+    for item in headers:
+        if (not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[0], str)
+                or not (item[1] is None or isinstance(item[1], (bytes, bytearray)))):
+            raise TypeError(f"headers must be (str, bytes) pairs, got {item!r}")
+
+
+class DefaultRecordMetadata(NamedTuple):
+    """What ``BatchBuilder.append()`` returns for a record it took."""
+
+    offset: int
+    crc: Optional[int]
+    size: int
+    timestamp: int
+
+
+class BatchBuilder:
+    """Records for one ``send_batch()`` call, from ``create_batch()``; holds up to max_batch_size bytes."""
+
+    _OVERHEAD = 70  # a record batch header, counted once
+    _RECORD = 21  # a record's own header, at most, besides key, value and headers
+
+    def __init__(self, batch_size: int, key_serializer: Optional[Callable[[Any], Any]],
+                 value_serializer: Optional[Callable[[Any], Any]]) -> None:
+        self._limit = batch_size
+        self._size = self._OVERHEAD
+        self._records: List[Any] = []
+        self._closed = False
+        self._key_serializer = key_serializer
+        self._value_serializer = value_serializer
+
+    def append(self, *, timestamp: Optional[int], key: Any, value: Any,
+               headers: Any = None) -> Optional[DefaultRecordMetadata]:
+        """Add a record unless the batch is full or closed.
+
+        :param timestamp: create time in ms since the epoch, or None for now.
+        :param key: the key (bytes, or what key_serializer takes).
+        :param value: the value (bytes, or what value_serializer takes).
+        :param headers: (str, bytes) pairs.
+        :returns: the record's metadata (offset relative to the batch), or None when it does not fit.
+        :raises TypeError: for a key or value that is not bytes.
+        """
+        if self._closed:
+            return None
+        k = key if self._key_serializer is None else self._key_serializer(key)
+        v = value if self._value_serializer is None else self._value_serializer(value)
+        _check_bytes("key", k)
+        _check_bytes("value", v)
+        hdrs = list(headers or [])
+        _check_headers(hdrs)
+        size = self._RECORD + (len(k) if k is not None else 0) + (len(v) if v is not None else 0)
+        size += sum(len(h) + (len(hv) if hv is not None else 0) + 2 for h, hv in hdrs)
+        if self._records and self._size + size > self._limit:
+            self.close()
+            return None
+        ts = int(time.time() * 1000) if timestamp is None else int(timestamp)
+        self._records.append((k, v, ts, hdrs or None))
+        self._size += size
+        return DefaultRecordMetadata(len(self._records) - 1, None, size, ts)
+
+    def close(self) -> None:
+        """Take no more records."""
+        self._closed = True
+
+    def closed(self) -> bool:
+        """:returns: whether the batch takes no more records."""
+        return self._closed
+
+    def size(self) -> int:
+        """:returns: the estimated size of the batch in bytes."""
+        return self._size
+
+    def record_count(self) -> int:
+        """:returns: the number of records in the batch."""
+        return len(self._records)
+
+
+class _BatchDone:
+    """Delivery reports of one send_batch(): one future, resolved by the last report."""
+
+    __slots__ = ("fut", "left", "first", "error")
+
+    def __init__(self, fut: "asyncio.Future[RecordMetadata]", n: int) -> None:
+        self.fut = fut
+        self.left = n
+        self.first: Optional[Any] = None
+        self.error: Optional[_RdKafkaError] = None
+
+    def record(self, index: int, err: Optional[_RdKafkaError], msg: Any) -> None:
+        if err is not None and self.error is None:
+            self.error = err
+        if index == 0:
+            self.first = msg
+        self.left -= 1
+        if self.left == 0 and not self.fut.done():
+            if self.error is not None:
+                self.fut.set_exception(from_librdkafka(self.error))
+            else:
+                _settle(self.fut, None, self.first)
+
+
+class TransactionContext:
+    """``async with producer.transaction():`` begins a transaction, commits it on success and
+    aborts it when the block raised."""
+
+    def __init__(self, producer: "AIOKafkaProducer") -> None:
+        self._producer = producer
+
+    async def __aenter__(self) -> "TransactionContext":
+        await self._producer.begin_transaction()
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        if exc_type is None:
+            await self._producer.commit_transaction()
+        elif not isinstance(exc, KafkaException) or not exc.args[0].fatal():
+            await self._producer.abort_transaction()
+
+
+class AIOKafkaProducer:
+    """aiokafka's ``AIOKafkaProducer`` on librdkafka (see docs/aiokafka.md for the option mapping).
+
+    ``await start()`` checks that the cluster answers (and registers the transactional id);
+    ``await send()`` hands the message to librdkafka and returns a future resolving to a
+    :class:`~.structs.RecordMetadata`. Options without a librdkafka equivalent raise
+    :class:`~._options.UnsupportedOption` unless left at their default.
+    """
+
+    _PRODUCER_CLIENT_ID_SEQUENCE = 0
+
+    def __init__(self, *, loop: Any = None, bootstrap_servers: Any = "localhost", client_id: Optional[str] = None,
+                 metadata_max_age_ms: int = 300000, request_timeout_ms: int = 40000, api_version: Any = None,
+                 acks: Any = _missing, key_serializer: Optional[Callable[[Any], Any]] = None,
+                 value_serializer: Optional[Callable[[Any], Any]] = None, compression_type: Optional[str] = None,
+                 max_batch_size: int = 16384, partitioner: Any = _DEFAULT_PARTITIONER,
+                 max_request_size: int = 1048576, linger_ms: int = 0, retry_backoff_ms: int = 100,
+                 security_protocol: str = "PLAINTEXT", ssl_context: Any = None,
+                 connections_max_idle_ms: int = 540000, enable_idempotence: bool = False,
+                 transactional_id: Optional[str] = None, transaction_timeout_ms: int = 60000,
+                 sasl_mechanism: str = "PLAIN", sasl_plain_password: Optional[str] = None,
+                 sasl_plain_username: Optional[str] = None, sasl_kerberos_service_name: str = "kafka",
+                 sasl_kerberos_domain_name: Optional[str] = None, sasl_oauth_token_provider: Any = None) -> None:
+        values = dict(locals())
+        del values["self"]
+        if loop is not None:
+            _options.deprecated("loop")
+        if api_version is not None:
+            _options.deprecated("api_version")
+        if acks not in (0, 1, -1, "all", _missing):
+            raise ValueError("Invalid ACKS parameter")
+        if transactional_id is not None:
+            enable_idempotence = values["enable_idempotence"] = True
+        if enable_idempotence:
+            if acks is _missing:
+                acks = -1
+            elif acks not in ("all", -1):
+                raise ValueError(f"acks={acks} not supported if enable_idempotence=True")
+        acks = 1 if acks is _missing else (-1 if acks == "all" else acks)
+        if partitioner is not _DEFAULT_PARTITIONER and not callable(partitioner):
+            raise TypeError("partitioner must be callable(key, all_partitions, available_partitions)")
+        for name in ("key_serializer", "value_serializer"):
+            if values[name] is not None and not callable(values[name]):
+                raise TypeError(f"{name} must be callable")
+        if client_id is None:
+            AIOKafkaProducer._PRODUCER_CLIENT_ID_SEQUENCE += 1
+            values["client_id"] = f"aiokafka-producer-{AIOKafkaProducer._PRODUCER_CLIENT_ID_SEQUENCE}"
+        conf = _options.to_librdkafka(_options.PRODUCER, values, _PRODUCER_DEFAULTS, "AIOKafkaProducer")
+        conf.update(_security_conf(values, "AIOKafkaProducer"))
+        _sasl_prune(conf)
+        conf["acks"] = acks
+        if transactional_id is None:
+            conf.pop("transaction.timeout.ms", None)
+        if partitioner is _DEFAULT_PARTITIONER:
+            conf["partitioner"] = "murmur2_random"
+        self._key_serializer = key_serializer
+        self._value_serializer = value_serializer
+        self._partitioner = None if partitioner is _DEFAULT_PARTITIONER else partitioner
+        self._max_request_size = max_request_size
+        self._max_batch_size = max_batch_size
+        self._request_timeout = request_timeout_ms / 1000
+        self._bootstrap = conf["bootstrap.servers"]
+        self._transactional = transactional_id is not None
+        self._in_txn = False
+        self._partitions: Dict[str, List[int]] = {}
+        self._partition_sets: Dict[str, FrozenSet[int]] = {}
+        self._conf = conf
+        self._started = False
+        self._closed = False
+        try:
+            self._aio = AIOProducer(dict(conf))
+        except KafkaException as e:
+            raise KafkaConfigurationError(f"AIOKafkaProducer: {e.args[0].str()}") from None
+        self._produce = self._aio._p._produce_with
+
+    # ---- lifetime --------------------------------------------------------------------------
+
+    def _client(self) -> AIOProducer:
+        if self._closed:
+            raise ProducerClosed()
+        return self._aio
+
+    async def start(self) -> None:
+        """Connect: wait until a broker answers (and register the transactional id).
+
+        :raises ~.errors.KafkaConnectionError: when no broker answers in request_timeout_ms.
+        :raises ~.errors.ProducerClosed: after stop().
+        """
+        aio = self._client()
+        if self._started:
+            return
+        try:
+            md = await aio.list_topics(None, self._request_timeout)
+        except KafkaException as e:
+            raise KafkaConnectionError(f"Unable to bootstrap from {self._bootstrap}: {e.args[0].str()}") from None
+        for name, topic in md.topics.items():
+            if topic.error is None:
+                self._partitions[name] = sorted(topic.partitions)
+                self._partition_sets[name] = frozenset(topic.partitions)
+        if self._transactional:
+            try:
+                await aio.init_transactions(max(self._request_timeout, 60.0))
+            except KafkaException as e:
+                raise from_librdkafka(e) from None
+        self._started = True
+
+    async def stop(self) -> None:
+        """Flush what is queued and release the client (an open transaction is aborted). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._aio.close()
+
+    async def __aenter__(self) -> "AIOKafkaProducer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        await self.stop()
+
+    # ---- sending ---------------------------------------------------------------------------
+
+    async def partitions_for(self, topic: str) -> Set[int]:
+        """The partition ids of a topic (creating it when the broker auto-creates topics).
+
+        :param topic: the topic name.
+        :returns: a set of partition ids.
+        :raises ~.errors.KafkaTimeoutError: when the topic's metadata does not arrive in time.
+        """
+        aio = self._client()
+        deadline = _running_loop().time() + self._request_timeout
+        while True:
+            try:
+                md = await aio.list_topics(topic, self._request_timeout)
+            except KafkaException as e:
+                raise from_librdkafka(e) from None
+            meta = md.topics.get(topic)
+            if meta is not None and meta.error is None and meta.partitions:
+                self._partitions[topic] = sorted(meta.partitions)
+                self._partition_sets[topic] = frozenset(meta.partitions)
+                return set(meta.partitions)
+            if _running_loop().time() > deadline:
+                raise KafkaTimeoutError(f"no metadata for topic {topic!r} within {self._request_timeout} s")
+            await asyncio.sleep(0.05)
+
+    async def _partition(self, topic: str, key: Any, value: Any, key_bytes: Any, value_bytes: Any) -> int:
+        parts = self._partitions.get(topic)
+        if parts is None:
+            await self.partitions_for(topic)
+            parts = self._partitions[topic]
+        chosen = self._partitioner(key_bytes, parts, parts)  # type: ignore[misc]
+        return int(chosen)
+
+    async def send(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                   timestamp_ms: Optional[int] = None, headers: Any = None) -> "asyncio.Future[RecordMetadata]":
+        """Hand a message to librdkafka; returns a future resolving to its RecordMetadata.
+
+        Waits (without blocking the loop) while librdkafka's queue is full. Cancelling the
+        returned future does not unsend the message.
+
+        :param topic: the topic.
+        :param value: the value: bytes, or what value_serializer takes.
+        :param key: the key: bytes, or what key_serializer takes.
+        :param partition: the partition, or None for the partitioner's choice.
+        :param timestamp_ms: create time in ms since the epoch; None for now.
+        :param headers: a list of (str, bytes) pairs.
+        :returns: a future resolving to :class:`~.structs.RecordMetadata` (or raising a KafkaError).
+        :raises AssertionError: when both key and value are None, or the partition is not one of
+            the topic's (as in aiokafka).
+        :raises ~.errors.IllegalOperation: a transactional producer outside a transaction.
+        :raises ~.errors.MessageSizeTooLargeError: above max_request_size.
+        :raises TypeError: for a key, value or header that is not bytes.
+        :raises ~.errors.ProducerClosed: after stop().
+        """
+        if self._closed:
+            raise ProducerClosed()
+        produce = self._produce
+        assert not (value is None and key is None), "Need at least one: key or value"
+        if self._transactional and not self._in_txn:
+            raise IllegalOperation("Can't send messages while not in transaction")
+        if self._key_serializer is not None:
+            key = self._key_serializer(key)
+        if self._value_serializer is not None:
+            value = self._value_serializer(value)
+        if value.__class__ is not bytes:
+            _check_bytes("value", value)
+        if key is not None and key.__class__ is not bytes:
+            _check_bytes("key", key)
+        if headers:
+            headers = list(headers)
+            _check_headers(headers)
+        else:
+            headers = None
+        size = (len(value) if value is not None else 0) + (len(key) if key is not None else 0)
+        if size > self._max_request_size:
+            raise MessageSizeTooLargeError(
+                f"The message is {size} bytes when serialized which is larger than max_request_size "
+                f"({self._max_request_size})")
+        if partition is None:
+            if self._partitioner is not None:
+                partition = await self._partition(topic, key, value, key, value)
+        else:
+            if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
+                raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+            known = self._partition_sets.get(topic)
+            if known is None or partition not in known:  # as aiokafka: checked against metadata
+                await self.partitions_for(topic)
+                if partition not in self._partition_sets[topic]:
+                    raise AssertionError("Unrecognized partition")
+        fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
+        while True:
+            try:
+                produce(fut, _settle, topic, value, key, partition, timestamp_ms, headers)
+                return fut
+            except BufferError:
+                await self._aio._make_room()
+            except KafkaException as e:
+                raise from_librdkafka(e) from None
+
+    async def send_and_wait(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                            timestamp_ms: Optional[int] = None, headers: Any = None) -> RecordMetadata:
+        """``send()`` and wait for the delivery.
+
+        :param topic: the topic.
+        :param value: the value.
+        :param key: the key.
+        :param partition: the partition, or None for the partitioner's choice.
+        :param timestamp_ms: create time in ms since the epoch; None for now.
+        :param headers: a list of (str, bytes) pairs.
+        :returns: the :class:`~.structs.RecordMetadata` of the delivered message.
+        :raises ~.errors.KafkaError: when the delivery failed.
+        """
+        fut = await self.send(topic, value, key, partition, timestamp_ms, headers)
+        return await fut
+
+    def create_batch(self) -> BatchBuilder:
+        """An empty batch for ``send_batch()`` (serializers apply; up to max_batch_size bytes).
+
+        :returns: a :class:`BatchBuilder`.
+        """
+        return BatchBuilder(self._max_batch_size, self._key_serializer, self._value_serializer)
+
+    async def send_batch(self, batch: BatchBuilder, topic: str, *, partition: int) -> "asyncio.Future[RecordMetadata]":
+        """Send a batch's records to one partition; returns a future resolving when all are delivered.
+
+        :param batch: from ``create_batch()``.
+        :param topic: the topic.
+        :param partition: the partition.
+        :returns: a future resolving to the :class:`~.structs.RecordMetadata` of the first record.
+        :raises TypeError: when ``batch`` is not from create_batch().
+        :raises ~.errors.IllegalOperation: a transactional producer outside a transaction.
+        """
+        aio = self._client()
+        if not isinstance(batch, BatchBuilder):
+            raise TypeError(f"batch must come from create_batch(), got {type(batch).__name__}")
+        if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
+            raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+        if self._transactional and not self._in_txn:
+            raise IllegalOperation("Can't send messages while not in transaction")
+        batch.close()
+        fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
+        records = batch._records
+        if not records:
+            fut.set_result(RecordMetadata(topic, partition, TopicPartition(topic, partition), -1, None, 0, None))
+            return fut
+        done = _BatchDone(fut, len(records))
+        for i, (k, v, ts, hdrs) in enumerate(records):
+            while True:
+                try:
+                    self._produce(i, done.record, topic, v, k, partition, ts, hdrs)
+                    break
+                except BufferError:
+                    await aio._make_room()
+                except KafkaException as e:
+                    done.left -= len(records) - i
+                    raise from_librdkafka(e) from None
+        return fut
+
+    async def flush(self) -> None:
+        """Wait until every message sent so far is delivered (or failed)."""
+        await self._client().flush()
+
+    # ---- transactions ----------------------------------------------------------------------
+
+    def _ensure_transactional(self) -> None:
+        if not self._transactional:
+            raise IllegalOperation("You need to configure transaction_id to use transactions")
+
+    async def begin_transaction(self) -> None:
+        """Start a transaction.
+
+        :raises ~.errors.IllegalOperation: without a transactional_id.
+        :raises ~.errors.KafkaError: when librdkafka refuses (e.g. one is already open).
+        """
+        self._ensure_transactional()
+        try:
+            await self._client().begin_transaction()
+        except KafkaException as e:
+            raise from_librdkafka(e) from None
+        self._in_txn = True
+
+    async def commit_transaction(self) -> None:
+        """Deliver what the transaction sent and commit it.
+
+        :raises ~.errors.IllegalOperation: without a transactional_id.
+        :raises ~.errors.KafkaError: when the commit failed.
+        """
+        self._ensure_transactional()
+        try:
+            await self._client().commit_transaction()
+        except KafkaException as e:
+            raise from_librdkafka(e) from None
+        finally:
+            self._in_txn = False
+
+    async def abort_transaction(self) -> None:
+        """Abort the open transaction (its messages are never read by read_committed consumers).
+
+        :raises ~.errors.IllegalOperation: without a transactional_id.
+        :raises ~.errors.KafkaError: when the abort failed.
+        """
+        self._ensure_transactional()
+        try:
+            await self._client().abort_transaction()
+        except KafkaException as e:
+            raise from_librdkafka(e) from None
+        finally:
+            self._in_txn = False
+
+    def transaction(self) -> TransactionContext:
+        """``async with producer.transaction():`` commits on success and aborts on an exception.
+
+        :returns: the context manager.
+        """
+        return TransactionContext(self)
+
+    async def send_offsets_to_transaction(self, offsets: Dict[Any, Any], group_id: str) -> None:
+        """Commit consumer offsets as part of the open transaction.
+
+        :param offsets: ``{TopicPartition: offset or OffsetAndMetadata}``, the next offsets to read.
+        :param group_id: the consumer group.
+        :raises ~.errors.IllegalOperation: without a transactional_id, or outside a transaction.
+        :raises ValueError: for an empty or non-str group_id, or bad offsets.
+        """
+        self._ensure_transactional()
+        if not self._in_txn:
+            raise IllegalOperation("Not in the middle of a transaction")
+        if not group_id or not isinstance(group_id, str):
+            raise ValueError(group_id)
+        positions = _offsets_list(offsets)
+        consumer = _GROUP_CONSUMERS.get(group_id)
+        if consumer is not None:
+            metadata = consumer._group_metadata()
+        else:
+            probe = _Consumer({"group.id": group_id, "bootstrap.servers": self._bootstrap})
+            try:
+                metadata = probe.consumer_group_metadata()
+            finally:
+                probe.close()
+        aio = self._client()
+        # librdkafka gives its AddOffsetsToTxn request the call's own timeout, so the zero-timeout
+        # slices that resume the other transactional calls would time every request out: here
+        # each slice waits longer (the loop is held for one slice at most), until the deadline.
+        loop = _running_loop()
+        deadline = loop.time() + max(self._request_timeout, 60.0)
+        slice_s = 0.05
+        while True:
+            try:
+                aio._p.send_offsets_to_transaction(positions, metadata, slice_s)
+                return
+            except KafkaException as e:
+                err = e.args[0]
+                if err.code() != _RdKafkaError._TIMED_OUT or not err.retriable() or loop.time() >= deadline:
+                    raise from_librdkafka(e) from None
+            await asyncio.sleep(0)
+            slice_s = min(slice_s * 2, 0.5)
+
+
+def _offsets_list(offsets: Any) -> List[_TP]:
+    """``{TopicPartition: offset | OffsetAndMetadata}`` as a list of confluent_kafka TopicPartitions."""
+    if not isinstance(offsets, dict):
+        raise ValueError(f"offsets must be a dict of TopicPartition to offset, got {offsets!r}")
+    out = []
+    for tp, off in offsets.items():
+        if not isinstance(tp, tuple) or len(tp) != 2:
+            raise ValueError(f"offsets keys must be TopicPartition, got {tp!r}")
+        meta: Optional[str] = None
+        value: Any = off
+        if isinstance(off, OffsetAndMetadata):
+            value, meta = off.offset, off.metadata
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"offset for {tp} must be a non-negative int, got {value!r}")
+        out.append(_TP(tp[0], tp[1], value, metadata=meta) if meta else _TP(tp[0], tp[1], value))
+    return out
+
+
+def _security_conf(values: Dict[str, Any], client: str) -> Dict[str, Any]:
+    """The properties that depend on other options: SASL per mechanism, TLS from the context."""
+    conf: Dict[str, Any] = {}
+    ctx = values.get("ssl_context")
+    if ctx is not None:
+        if not isinstance(ctx, FacadeSSLContext):
+            raise _options.UnsupportedOption(
+                f"{client}(ssl_context=...): librdkafka makes its own TLS connections from files; make the "
+                f"context with this facade's aiokafka.helpers.create_ssl_context(cafile=..., certfile=..., "
+                f"keyfile=...) so its files can be passed on")
+        conf.update(ctx.librdkafka_conf)
+    return conf
+
+
+def _sasl_prune(conf: Dict[str, Any]) -> Dict[str, Any]:
+    """Drop the SASL properties that do not apply (aiokafka has defaults for them; librdkafka warns)."""
+    if not str(conf.get("security.protocol", "")).startswith("sasl"):
+        conf.pop("sasl.mechanism", None)
+    if conf.get("sasl.mechanism") != "GSSAPI":
+        conf.pop("sasl.kerberos.service.name", None)
+    return conf
+
+
+_PRODUCER_DEFAULTS = {name: p.default for name, p in inspect.signature(AIOKafkaProducer.__init__).parameters.items()
+                      if p.default is not inspect.Parameter.empty}

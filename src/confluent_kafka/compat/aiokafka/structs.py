@@ -1,0 +1,91 @@
+"""``aiokafka.structs`` of the aiokafka facade: the value types aiokafka's API passes around."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+
+from .errors import KafkaError
+
+__all__ = ["BrokerMetadata", "ConsumerRecord", "OffsetAndMetadata", "PartitionMetadata", "RecordMetadata",
+           "TopicPartition"]  # aiokafka's list (OffsetAndTimestamp is defined, and left out of it, there too)
+
+
+class TopicPartition(NamedTuple):
+    """A topic and a partition (hashable: a dict key of getmany() and commit())."""
+
+    topic: str
+    partition: int
+
+
+class BrokerMetadata(NamedTuple):
+    """A broker of the cluster."""
+
+    nodeId: Union[int, str]
+    host: str
+    port: int
+    rack: Optional[str]
+
+
+class PartitionMetadata(NamedTuple):
+    """The metadata of one partition."""
+
+    topic: str
+    partition: int
+    leader: int
+    replicas: List[int]
+    isr: List[int]
+    error: Optional[KafkaError]
+
+
+class OffsetAndMetadata(NamedTuple):
+    """An offset to commit and its metadata string."""
+
+    offset: int
+    metadata: str
+
+
+class RecordMetadata(NamedTuple):
+    """Where a sent message landed: what the future of ``AIOKafkaProducer.send()`` resolves to.
+
+    ``timestamp_type`` is 0 for CreateTime (the producer's timestamp) and 1 for LogAppendTime.
+    """
+
+    topic: str
+    partition: int
+    topic_partition: TopicPartition
+    offset: int
+    timestamp: Optional[int]
+    timestamp_type: int
+    log_start_offset: Optional[int]
+
+
+KT = TypeVar("KT")
+VT = TypeVar("VT")
+
+
+@dataclass
+class ConsumerRecord(Generic[KT, VT]):
+    """A consumed record; ``key`` and ``value`` are deserialized when a deserializer was given.
+
+    ``timestamp_type`` is 0 for CreateTime and 1 for LogAppendTime; ``checksum`` is always None
+    (record batches of message format v2 have none per record); the sizes are -1 for None.
+    """
+
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int
+    timestamp_type: int
+    key: Optional[KT]
+    value: Optional[VT]
+    checksum: Optional[int]
+    serialized_key_size: int
+    serialized_value_size: int
+    headers: Sequence[Tuple[str, bytes]]
+
+
+class OffsetAndTimestamp(NamedTuple):
+    """An offset found by ``offsets_for_times()`` and the timestamp of its record."""
+
+    offset: int
+    timestamp: Optional[int]

@@ -1,0 +1,1 @@
+"""``kafka.coordinator``: only the assignor names, for ``partition_assignment_strategy``."""

@@ -1,0 +1,1 @@
+"""``kafka.coordinator.assignors.sticky``."""

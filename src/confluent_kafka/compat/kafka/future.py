@@ -1,0 +1,131 @@
+"""``kafka.future``: the callback-carrying future kafka-python returns from asynchronous calls."""
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from typing import Any, Callable, Generator, List, Optional
+
+from confluent_kafka.compat.kafka.errors import RetriableError
+
+__all__ = ["Future"]
+
+log = logging.getLogger(__name__)
+
+
+class Future:
+    """A result that arrives later: ``success(value)`` or ``failure(exception)`` settles it once,
+    and callbacks/errbacks added before or after run with the value or the exception."""
+
+    __slots__ = ("is_done", "value", "exception", "_callbacks", "_errbacks", "_lock")
+    error_on_callbacks = False
+
+    def __init__(self) -> None:
+        self.is_done = False
+        self.value: Any = None
+        self.exception: Optional[BaseException] = None
+        self._callbacks: Optional[List[Callable[[Any], Any]]] = []
+        self._errbacks: Optional[List[Callable[[Any], Any]]] = []
+        self._lock = threading.Lock()
+
+    def succeeded(self) -> bool:
+        """:returns: True once settled with a value."""
+        return self.is_done and self.exception is None
+
+    def failed(self) -> bool:
+        """:returns: True once settled with an exception."""
+        return self.is_done and self.exception is not None
+
+    def retriable(self) -> bool:
+        """:returns: True if it failed with a retriable error."""
+        return self.is_done and isinstance(self.exception, RetriableError)
+
+    def _run(self, fns: Optional[List[Callable[[Any], Any]]], arg: Any, what: str) -> None:
+        for fn in fns or ():
+            try:
+                fn(arg)
+            except Exception:
+                log.exception("Error processing %s", what)
+                if self.error_on_callbacks:
+                    raise
+
+    def success(self, value: Any) -> "Future":
+        """Settle with ``value`` and run the callbacks.
+
+        :param value: the result.
+        :returns: self.
+        """
+        with self._lock:
+            self.value, self.is_done = value, True
+            callbacks, self._callbacks, self._errbacks = self._callbacks, None, None
+        self._run(callbacks, value, "callback")
+        return self
+
+    def failure(self, e: Any) -> "Future":
+        """Settle with an exception (an instance or a class to instantiate) and run the errbacks.
+
+        :param e: the exception.
+        :returns: self.
+        :raises TypeError: if ``e`` is not an exception.
+        """
+        exception = e() if isinstance(e, type) else e
+        if not isinstance(exception, BaseException):
+            raise TypeError("future failed without an exception")
+        with self._lock:
+            self.exception, self.is_done = exception, True
+            errbacks, self._callbacks, self._errbacks = self._errbacks, None, None
+        self._run(errbacks, exception, "errback")
+        return self
+
+    def add_callback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``f(*args, value, **kwargs)`` on success (now, if already succeeded).
+
+        :returns: self.
+        """
+        if args or kwargs:
+            f = functools.partial(f, *args, **kwargs)
+        with self._lock:
+            if not self.is_done:
+                self._callbacks.append(f)  # type: ignore[union-attr]
+                return self
+        if self.exception is None:
+            self._run([f], self.value, "callback")
+        return self
+
+    def add_errback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``f(*args, exception, **kwargs)`` on failure (now, if already failed).
+
+        :returns: self.
+        """
+        if args or kwargs:
+            f = functools.partial(f, *args, **kwargs)
+        with self._lock:
+            if not self.is_done:
+                self._errbacks.append(f)  # type: ignore[union-attr]
+                return self
+        if self.exception is not None:
+            self._run([f], self.exception, "errback")
+        return self
+
+    def add_both(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``f`` with the value or the exception, whichever comes.
+
+        :returns: self.
+        """
+        self.add_callback(f, *args, **kwargs)
+        return self.add_errback(f, *args, **kwargs)
+
+    def chain(self, future: "Future") -> "Future":
+        """Settle ``future`` the same way as this one.
+
+        :returns: self.
+        """
+        self.add_callback(future.success)
+        return self.add_errback(future.failure)
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        if not self.is_done:
+            yield self
+        if self.exception is not None:
+            raise self.exception
+        return self.value
