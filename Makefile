@@ -68,7 +68,7 @@ demo: build
 # after TEST_TIMEOUT seconds, and tracebacks of any test running over 5 minutes are dumped.
 test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_STAMP)
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
-	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 -n $(TEST_WORKERS) --dist loadgroup \
+	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 -n $(TEST_WORKERS) \
 	    tests $(PYTEST_ARGS)
 
 # Karapace's REST proxy over this package and over the upstream wheel, driven by the same HTTP
