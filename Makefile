@@ -28,6 +28,8 @@ PROGRAMS_INPUTS := scripts/install-programs.sh tests/programs/requirements.txt t
 UPSTREAM_VERSION := 2.16.1
 PYTEST_ARGS ?=
 TEST_TIMEOUT ?= 1500
+# Processes for the suite: most tests wait on brokers and timeouts, so two share CI's two cores well.
+TEST_WORKERS ?= 2
 
 export PKG_CONFIG_PATH := /usr/local/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
@@ -64,9 +66,10 @@ demo: build
 
 # The whole suite is bounded: a hang is interrupted (SIGINT, so fixtures still stop the broker)
 # after TEST_TIMEOUT seconds, and tracebacks of any test running over 5 minutes are dumped.
-test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP)
+test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_STAMP)
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
-	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 tests $(PYTEST_ARGS)
+	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 -n $(TEST_WORKERS) \
+	    tests $(PYTEST_ARGS)
 
 # Karapace's REST proxy over this package and over the upstream wheel, driven by the same HTTP
 # script (tests/registry/test_karapace_rest_proxy.py; about a minute, so not in `make test`).

@@ -18,6 +18,7 @@ tests/mock ``mock``, tests under tests/spark ``spark``.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import pathlib
 import sys
@@ -37,6 +38,22 @@ TIER_MARKERS = {"integration": "integration", "mock": "mock", "spark": "spark", 
                 "facades": "integration"}
 
 
+# `make test` spreads the suite over processes (pytest-xdist). A session fixture is made once per
+# process, so the tiers sharing an expensive one are one unit of work each: the Karapace registry
+# (spark, registry, programs), upstream's interpreter runs (compat), the built wheel (packaging),
+# the Sphinx build (docs). Other tests go file by file, keeping module fixtures single too.
+SHARED_SESSION_UNITS = {"spark": "registry", "registry": "registry", "programs": "registry",
+                        "compat": "compat", "packaging": "packaging", "docs": "docs"}
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its tier's shared unit, or its file."""
+    path = nodeid.split("::", 1)[0]
+    parts = path.split("/")
+    tier = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
+    return SHARED_SESSION_UNITS.get(tier, path)
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         try:
@@ -46,6 +63,26 @@ def pytest_collection_modifyitems(config, items):
         marker = TIER_MARKERS.get(rel.parts[0]) if len(rel.parts) > 1 else None
         if marker:
             item.add_marker(marker)
+
+
+if importlib.util.find_spec("xdist") is not None:
+    def pytest_xdist_make_scheduler(config, log):
+        """Hands each worker whole units of work (``work_unit``)."""
+        from xdist.scheduler import LoadScopeScheduling
+
+        class UnitScheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return work_unit(nodeid)
+
+        return UnitScheduling(config, log)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Prints the lines tests left as a ``summary`` property (read from every worker's reports)."""
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "summary":
+                terminalreporter.write_line(str(value))
 
 
 @pytest.fixture(scope="session")

@@ -77,13 +77,13 @@ def test_crossed_same_as_upstream(sides, tmp_path_factory, module: str, name: st
     _check(module, name, sides.run_crossed(module, tmp_path_factory.mktemp("crossed")))
 
 
-def test_behaviour_count(sides, tmp_path_factory, capsys) -> None:
-    """Prints how many observations the tier compares (the leaves of every scenario's data)."""
+def test_behaviour_count(sides, tmp_path_factory, record_property) -> None:
+    """Reports, in the run's summary, how many observations the tier compares (the leaves of every scenario's data)."""
     total = 0
     for module in sorted({m for m, _ in _functions("scenario_")}):
         total += sum(_leaves(v) for k, v in sides.run(module)["upstream"].items() if k.startswith("scenario_"))
     for module in sorted({m for m, _ in _functions("crossed_")}):
         total += sum(_leaves(v) for v in sides.run_crossed(module, tmp_path_factory.mktemp("n"))["upstream"].values())
-    with capsys.disabled():
-        print(f"\ncompat: {len(_functions('scenario_')) + len(_functions('crossed_'))} scenarios, {total} observations compared")
+    scenarios = len(_functions("scenario_")) + len(_functions("crossed_"))
+    record_property("summary", f"compat: {scenarios} scenarios, {total} observations compared")
     assert total > 0
