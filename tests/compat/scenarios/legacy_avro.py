@@ -5,7 +5,7 @@ and AvroProducer/AvroConsumer argument handling. Frames made by one side decode 
 with the legacy serializer and with the new AvroDeserializer (dump_/crossed_).
 
 Upstream's legacy client refuses ``mock://`` URLs (it needs http), and this tier has no registry,
-so nothing here reaches one: tests/registry/test_legacy_avro.py runs the round trip on Karapace.
+so nothing here reaches one: tests/registry/test_karapace_legacy_avro.py runs the round trip on Karapace.
 """
 from __future__ import annotations
 
