@@ -73,8 +73,7 @@ from .serde import (
 __all__ = ["_bytes", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto", "_init_pool",
            "transform", "_transform_field", "_set_field", "validate_message", "get_type", "is_map_field",
            "_is_repeated", "get_inline_tags", "_disjoint", "_is_builtin", "decimal_to_protobuf",
-           "protobuf_to_decimal", "variant_to_protobuf", "protobuf_to_variant", "repair_registry_file",
-           "serialized_form_op"]
+           "protobuf_to_decimal", "variant_to_protobuf", "protobuf_to_variant"]
 
 PROTOBUF_TYPE = "PROTOBUF"
 
