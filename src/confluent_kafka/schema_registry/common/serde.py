@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, T
 
 from ...serialization import MessageField, SerializationContext, SerializationError
 from ..error import SchemaRegistryError
+from ._effects import drive, drive_async
 from ._rule_framework import (
     DLQ_HEADER_PREFIX,
     DLQ_RULE_EXCEPTION_HEADER,
@@ -441,18 +442,7 @@ def run_sync(op: SerdeOp, client: Any) -> Any:
     :param client: the :class:`SchemaRegistryClient` (or anything with its methods).
     :returns: what the steps return.
     """
-    value: Any = None
-    error: Optional[BaseException] = None
-    while True:
-        try:
-            effect = op.throw(error) if error is not None else op.send(value)
-        except StopIteration as done:
-            return done.value
-        value, error = None, None
-        try:
-            value = _perform_now(effect, client)
-        except Exception as exc:  # noqa: BLE001 - handed to the steps
-            error = exc
+    return drive(op, lambda effect: _perform_now(effect, client))
 
 
 def _perform_now(effect: Any, client: Any) -> Any:
@@ -475,20 +465,11 @@ async def run_async(op: SerdeOp, client: Any) -> Any:
     """
     import inspect
 
-    value: Any = None
-    error: Optional[BaseException] = None
-    while True:
-        try:
-            effect = op.throw(error) if error is not None else op.send(value)
-        except StopIteration as done:
-            return done.value
-        value, error = None, None
-        try:
-            value = _perform_now(effect, client)
-            if inspect.isawaitable(value):
-                value = await value
-        except Exception as exc:  # noqa: BLE001 - handed to the steps
-            error = exc
+    async def perform(effect: Any) -> Any:
+        value = _perform_now(effect, client)
+        return (await value) if inspect.isawaitable(value) else value
+
+    return await drive_async(op, perform)
 
 
 # -- configuration -------------------------------------------------------------------------------
