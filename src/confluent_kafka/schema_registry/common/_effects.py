@@ -45,12 +45,7 @@ def drive(op: Generator[Any, Any, Any], perform: Callable[[Any], Any]) -> Any:
 
 
 async def drive_async(op: Generator[Any, Any, Any], perform: Callable[[Any], Awaitable[Any]]) -> Any:
-    """:func:`drive` with an async ``perform`` (each answer awaited).
-
-    :param op: the generator.
-    :param perform: answers one effect.
-    :returns: what ``op`` returns.
-    """
+    """:func:`drive` for an async shell: ``perform`` is a coroutine function, each answer awaited."""
     run = _Run(op)
     while not run.done:
         try:
