@@ -665,6 +665,17 @@ def track_original_key(op: SerdeOp, ctx: Optional[SerializationContext], origina
             clear_original_key()
 
 
+def _with_context(hook: Callable[[Any, SerializationContext], Any], value: Any,
+                  ctx: Optional[SerializationContext]) -> Any:
+    """``hook(value, ctx)`` for a serde's to_dict/from_dict hook, which needs the context.
+
+    :raises TypeError: when ``ctx`` is None.
+    """
+    if ctx is None:
+        raise TypeError("SerializationContext cannot be None")
+    return hook(value, ctx)
+
+
 class SerdeBase(RuleRunner):
     """State and steps shared by every serializer and deserializer."""
 
@@ -672,7 +683,44 @@ class SerdeBase(RuleRunner):
     _schema: Optional[Schema]
     _known_subjects: set  # type: ignore[type-arg]
     _known_lock: threading.Lock
+    _schema_id: Optional[SchemaId]
     _cluster_id_resolver: Optional[Callable[[], Any]]
+
+    def _write_encoding_rules(self, ctx: Optional[SerializationContext], subject: Optional[str],
+                              latest: Optional[RegisteredSchema], payload: bytes) -> Any:
+        """A serializer's encoded ``payload`` after the ENCODING rules of the latest schema (the
+        payload itself without a latest schema, a context or a subject)."""
+        if latest is not None and ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
+                                                     latest.schema, payload, None, None)
+        return payload
+
+    def _read_encoding_rules(self, ctx: Optional[SerializationContext], subject: Optional[str],
+                             writer: Optional[Schema], payload: Any, data: bytes) -> Any:
+        """A deserializer's unframed ``payload`` after the ENCODING rules of the writer schema (the
+        payload itself without a context or a subject)."""
+        if ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer,
+                                                     payload, None, None, data)
+        return payload
+
+    def _register_op(self, subject: str, schema: Schema, schema_type: str,
+                     message_indexes: Optional[List[int]] = None, keep_schema: bool = False) -> SerdeOp:
+        """A serializer's first write to ``subject``: register ``schema`` there (or, without
+        auto.register.schemas, look it up), then remember the subject as known and the schema id
+        it got (with ``keep_schema``, ``schema`` too, as this serializer's schema).
+
+        :returns: the :class:`SchemaId` to frame payloads with.
+        """
+        call = "register_schema_full_response" if self._conf.auto_register else "lookup_schema"
+        registered = yield from registry_call(call, subject, schema, normalize_schemas=self._conf.normalize_schemas)
+        schema_id = SchemaId(schema_type, registered.schema_id, registered.guid, message_indexes)
+        with self._known_lock:
+            if keep_schema:
+                self._schema = schema
+            self._known_subjects.add(subject)
+            self._schema_id = schema_id
+        return schema_id
 
     def _new_associated_strategy(self) -> Any:
         """A new associated subject name strategy of this serde's kind (sync or async)."""
