@@ -9,8 +9,13 @@ interpreter):
   flush() returned and every report was counted.
 - consume: the messages of an 8-partition topic, produced beforehand; T threads each run their
   own Consumer, assigned 8/T of the partitions, and read them with consume(1000) touching every
-  message's key and value; timed from when every thread has its first batch (connecting and the
-  first fetch are the mock cluster's start-up) until all messages were read.
+  message's key and value. Each consumer first reads one batch and then waits `--prefetch`
+  seconds, so that librdkafka has fetched the rest: the timed part (from then until all messages
+  were read) measures the client, not the fetching.
+
+- control: no client at all; T threads share a pure-Python loop of the same number of steps
+  (an integer hash per "message"). It shows how far threads can scale on the machine and
+  interpreter at hand, the ceiling for the rows above.
 
 Every (interpreter, workload, threads) point runs in a fresh process, `--repeat` times; the
 median is reported. Usage:
@@ -68,11 +73,14 @@ def run_produce(bootstrap: str, topic: str, n: int, threads: int) -> float:
     p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, "batch.num.messages": 10000,
                   "queue.buffering.max.messages": 1000000})
     share = n // threads
-    start_line = threading.Barrier(threads + 1)
+    start_line = threading.Barrier(threads)
+    # Each thread notes when it started (a loaded machine may run the main thread much later).
+    starts: List[float] = []
 
     def work(i: int) -> None:
         produce, poll = p.produce, p.poll
         start_line.wait()
+        starts.append(time.perf_counter())
         for _ in range(share):
             while True:
                 try:
@@ -86,12 +94,10 @@ def run_produce(bootstrap: str, topic: str, n: int, threads: int) -> float:
     workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
     for w in workers:
         w.start()
-    start_line.wait()
-    t0 = time.perf_counter()
     for w in workers:
         w.join()
     left = p.flush(60)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.perf_counter() - min(starts)
     p.close()
     add_mine()  # the reports flush() served on this thread
     delivered = sum(totals)
@@ -117,11 +123,12 @@ def fill(bootstrap: str, topic: str, n: int) -> None:
     p.close()
 
 
-def run_consume(bootstrap: str, topic: str, n: int, threads: int) -> float:
+def run_consume(bootstrap: str, topic: str, n: int, threads: int, prefetch: float) -> float:
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
     got = [0] * threads
-    start_line = threading.Barrier(threads + 1)
+    start_line = threading.Barrier(threads)
+    spans: List[float] = []  # each thread's start and end (the main thread may run much later)
     consumers = []
     for i in range(threads):
         c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"bench-{i}", "enable.auto.commit": False,
@@ -149,19 +156,20 @@ def run_consume(bootstrap: str, topic: str, n: int, threads: int) -> float:
         while count == 0 and time.monotonic() < deadline:
             count += read(c)
         warm[i] = count
+        time.sleep(prefetch)  # librdkafka fetches the rest meanwhile
         start_line.wait()
+        t0 = time.perf_counter()
         while count < want and time.monotonic() < deadline:
             count += read(c)
+        spans.extend((t0, time.perf_counter()))
         got[i] = count
 
     workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
     for w in workers:
         w.start()
-    start_line.wait()
-    t0 = time.perf_counter()
     for w in workers:
         w.join()
-    elapsed = time.perf_counter() - t0
+    elapsed = max(spans) - min(spans)
     for c in consumers:
         c.close()
     if got != expected:
@@ -169,10 +177,32 @@ def run_consume(bootstrap: str, topic: str, n: int, threads: int) -> float:
     return (n - sum(warm)) / elapsed
 
 
-def point(workload: str, n: int, threads: int) -> Dict[str, Any]:
+def run_control(n: int, threads: int) -> float:
+    start_line = threading.Barrier(threads)
+    spans: List[float] = []
+
+    def work() -> None:
+        x = 0
+        start_line.wait()
+        t0 = time.perf_counter()
+        for i in range(n // threads):
+            x = (x * 31 + i) & 0xFFFFFFFF
+        spans.extend((t0, time.perf_counter()))
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return (n // threads) * threads / (max(spans) - min(spans))
+
+
+def point(workload: str, n: int, threads: int, prefetch: float) -> Dict[str, Any]:
     """One measurement in this process (a fresh one per point)."""
     from confluent_kafka.testing import MockCluster
 
+    if workload == "control":
+        return {"msgs_per_s": run_control(n * 10, threads), "gil": gil_state(), "python": sys.version.split()[0]}
     with MockCluster(num_brokers=1) as cluster:
         topic = "bench"
         cluster.create_topic(topic, PARTITIONS, 1)
@@ -180,15 +210,16 @@ def point(workload: str, n: int, threads: int) -> Dict[str, Any]:
             rate = run_produce(cluster.bootstrap_servers, topic, n, threads)
         else:
             fill(cluster.bootstrap_servers, topic, n)
-            rate = run_consume(cluster.bootstrap_servers, topic, n, threads)
+            rate = run_consume(cluster.bootstrap_servers, topic, n, threads, prefetch)
     return {"msgs_per_s": rate, "gil": gil_state(), "python": sys.version.split()[0]}
 
 
-def measure(python: str, gil: Optional[str], workload: str, n: int, threads: int) -> Dict[str, Any]:
+def measure(python: str, gil: Optional[str], workload: str, n: int, threads: int, prefetch: float) -> Dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     if gil is not None:
         env["PYTHON_GIL"] = gil
-    out = subprocess.run([python, __file__, "--point", workload, "-n", str(n), "--threads-one", str(threads)],
+    out = subprocess.run([python, __file__, "--point", workload, "-n", str(n), "--threads-one", str(threads),
+                          "--prefetch", str(prefetch)],
                          env=env, capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(f"{python} {workload} x{threads} failed:\n{out.stderr}")
@@ -203,24 +234,27 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("-n", type=int, default=200_000, help="messages per point")
     ap.add_argument("--threads", default="1,2,4")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--workloads", default="produce,consume,control")
+    ap.add_argument("--prefetch", type=float, default=2.0, help="seconds a consumer fetches before the clock starts")
     ap.add_argument("--json", help="write the raw results here")
-    ap.add_argument("--point", choices=("produce", "consume"), help=argparse.SUPPRESS)
+    ap.add_argument("--point", choices=("produce", "consume", "control"), help=argparse.SUPPRESS)
     ap.add_argument("--threads-one", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.point:
-        print(json.dumps(point(args.point, args.n, args.threads_one)))
+        print(json.dumps(point(args.point, args.n, args.threads_one, args.prefetch)))
         return 0
     pythons = args.python or [sys.executable]
     labels = args.label or [pathlib.Path(p).name for p in pythons]
     if len(labels) != len(pythons):
         ap.error("one --label per --python")
     counts = [int(t) for t in args.threads.split(",")]
+    workloads = args.workloads.split(",")
     results: List[Dict[str, Any]] = []
     for python, label in zip(pythons, labels):
         gil = "1" if label.endswith("+GIL") else None
-        for workload in ("produce", "consume"):
+        for workload in workloads:
             for threads in counts:
-                runs = [measure(python, gil, workload, args.n, threads) for _ in range(args.repeat)]
+                runs = [measure(python, gil, workload, args.n, threads, args.prefetch) for _ in range(args.repeat)]
                 rate = statistics.median(r["msgs_per_s"] for r in runs)
                 results.append({"label": label, "workload": workload, "threads": threads, "msgs_per_s": rate,
                                 "gil": runs[0]["gil"], "python": runs[0]["python"],
@@ -235,7 +269,7 @@ def main(argv: Optional[List[str]] = None) -> int:
           + f" | {counts[-1]} vs 1 |")
     print("|---|---|---|" + "---:|" * (len(counts) + 1))
     for label in labels:
-        for workload in ("produce", "consume"):
+        for workload in workloads:
             row = {r["threads"]: r for r in results if r["label"] == label and r["workload"] == workload}
             cells = " | ".join(f"{row[t]['msgs_per_s']:,.0f}" for t in counts)
             speedup = row[counts[-1]]["msgs_per_s"] / row[counts[0]]["msgs_per_s"]

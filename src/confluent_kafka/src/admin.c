@@ -1216,7 +1216,9 @@ static PyObject *Admin_cluster_id(AdminObject *self, PyObject *args, PyObject *k
 
 /* len(): requests and messages waiting in librdkafka's queues (0 once closed). */
 static Py_ssize_t Admin_len(AdminObject *self) {
-    if (CFL_LOAD_PTR(&self->h.rk) == NULL)
+    /* Once close() began on another thread, rk may be freed as soon as this use is not counted
+     * by it: 0, as for a closed client. */
+    if (CFL_LOAD_PTR(&self->h.rk) == NULL || cfl_handle_closing(&self->h))
         return 0;
     return (Py_ssize_t)rd_kafka_outq_len(self->h.rk);
 }
