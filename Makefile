@@ -160,5 +160,5 @@ sanitize: build
 # one has a GIL). Fails on any report whose racing access is in src/confluent_kafka/src.
 # Not part of `make test`: it needs that interpreter and takes about a minute.
 TSAN_PYTHON ?=
-tsan: deps
+tsan:
 	scripts/tsan.sh "$(TSAN_PYTHON)" $(PYTEST_ARGS)

@@ -57,7 +57,8 @@ rm -f "$pkg"/confluent_kafka/cimpl*.so
 cp "$build"/confluent_kafka/cimpl*.so "$pkg/confluent_kafka/"
 echo "tsan: module $(ls "$build"/confluent_kafka/cimpl*.so); reports in $logs" >&2
 
-export TSAN_OPTIONS="suppressions=$root/scripts/tsan.supp:log_path=$logs/tsan:halt_on_error=0:second_deadlock_stack=1:history_size=4"
+# exitcode=0: the reports are judged below (tsan_reports.py), not by the process's exit status.
+export TSAN_OPTIONS="suppressions=$root/scripts/tsan.supp:log_path=$logs/tsan:halt_on_error=0:exitcode=0:second_deadlock_stack=1:history_size=4${TSAN_EXTRA_OPTIONS:+:$TSAN_EXTRA_OPTIONS}"
 export PYTHON_GIL=0  # keep the GIL off whatever a module says
 
 args=("$@")
