@@ -58,12 +58,14 @@ PY
 # only an sdist, such as pyspark) when that takes under $SDIST_TIMEOUT_S seconds. A requirement
 # that still cannot be installed is left out and its name printed on stdout.
 SDIST_TIMEOUT_S="${MATRIX_SDIST_TIMEOUT:-240}"
+# pip can backtrack through every release of a package looking for a wheel: bound each call.
+PIP_TIMEOUT_S="${MATRIX_PIP_TIMEOUT:-600}"
 install_requirements() {
     local py="$1"; shift
     local reqs=("$@") sources="" out spec name i req kept
-    "$py" "${PIP[@]}" 'setuptools>=77' wheel pytest hypothesis || return 1
+    "$py" "${PIP[@]}" --only-binary=:all: 'setuptools>=77' wheel pytest hypothesis || return 1
     for i in 1 2 3 4 5 6 7 8 9 10; do
-        if out="$("$py" "${PIP[@]}" --only-binary=:all: ${sources:+--no-binary="$sources"} "${reqs[@]}" 2>&1)"; then
+        if out="$(timeout "$PIP_TIMEOUT_S" "$py" "${PIP[@]}" --only-binary=:all: ${sources:+--no-binary="$sources"} "${reqs[@]}" 2>&1)"; then
             return 0
         fi
         echo "$out" >&2
@@ -89,7 +91,8 @@ install_requirements() {
     done
     # A dependency of some requirement has no wheel: one requirement at a time.
     for req in "${reqs[@]}"; do
-        "$py" "${PIP[@]}" --only-binary=:all: ${sources:+--no-binary="$sources"} "$req" >&2 2>&1 || echo "${req%%[ ;<>=!~\[]*}"
+        timeout "$((PIP_TIMEOUT_S / 4))" "$py" "${PIP[@]}" --only-binary=:all: ${sources:+--no-binary="$sources"} "$req" >&2 2>&1 \
+            || echo "${req%%[ ;<>=!~\[]*}"
     done
     return 0
 }
@@ -141,7 +144,12 @@ for spec in $VERSIONS; do
         "$py" -m venv "$venv" >"$dir/pip.log" 2>&1
     fi
     mapfile -t reqs < <(requirements "$py")
-    mapfile -t missing < <(install_requirements "$venv/bin/python" "${reqs[@]}" 2>>"$dir/pip.log")
+    if ! install_requirements "$venv/bin/python" "${reqs[@]}" >"$dir/missing.txt" 2>>"$dir/pip.log"; then
+        results+=("$spec|$full|$origin|$interp_s|-|-|-|-|pip failed: see $dir/pip.log")
+        failed=1
+        continue
+    fi
+    mapfile -t missing <"$dir/missing.txt"
     for m in "${missing[@]}"; do skipped_reqs+=("$spec:$m"); done
     t0=$SECONDS
     if ! CFL_FORCE_BUILD=1 scripts/build-ext.sh "$venv/bin/python" >"$dir/build.log" 2>&1; then
