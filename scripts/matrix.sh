@@ -97,6 +97,21 @@ install_requirements() {
     return 0
 }
 
+# The project is not pip-installed into the virtualenv (the tests import it from src/), so its
+# console scripts ([project.scripts]; the CLI tests run `confluent-kafka`) are written here.
+console_scripts() {
+    "$1" - <<'PY'
+import pathlib, re, sys
+text = pathlib.Path("pyproject.toml").read_text()
+block = re.search(r"^\[project\.scripts\]\n(.*?)(?:^\[|\Z)", text, re.S | re.M).group(1)
+for name, target in re.findall(r'^([A-Za-z0-9_.-]+)\s*=\s*"([^"]+)"', block, re.M):
+    module, func = target.split(":")
+    path = pathlib.Path(sys.prefix) / "bin" / name
+    path.write_text(f"#!{sys.executable}\nimport sys\nfrom {module} import {func}\nsys.exit({func}())\n")
+    path.chmod(0o755)
+PY
+}
+
 # sys._is_gil_enabled() after importing the package, and whether the import warned about it.
 gil_after_import() {
     local py="$1" out
@@ -111,9 +126,17 @@ print(("ON" if sys._is_gil_enabled() else "off") + (" warned" if warned else "")
     echo "$out"
 }
 
+# Everything below runs from one function, read whole before it starts: editing this file
+# while a matrix runs cannot change the run.
+main() {
 results=()
 skipped_reqs=()
 failed=0
+# Each row is also appended to this file as soon as it is known.
+rows="build/matrix/results.md"
+mkdir -p build/matrix
+: >"$rows"
+add_row() { results+=("$1"); printf '%s\n' "$1" >>"$rows"; }
 for spec in $VERSIONS; do
     minor="${spec%t}"
     ft=0; [ "$spec" != "$minor" ] && ft=1
@@ -129,7 +152,10 @@ for spec in $VERSIONS; do
         [ "$fresh" = 1 ] && [ -n "$py" ] && interp_s="$((SECONDS - t0))"
         if [ -z "$py" ]; then
             reason="$(grep -m1 -E 'cannot be made|failed|does not work' "$dir/interpreter.log" | sed 's/^install-python: //; s/:.*//')"
-            results+=("$spec|-|-|-|-|-|-|-|unavailable: ${reason:-see $dir/interpreter.log}")
+            if grep -q 'no suite of' "$cache/UNAVAILABLE" 2>/dev/null; then
+                reason="no python$minor source package downloadable, and Debian builds no free-threaded binary (install-python.sh)"
+            fi
+            add_row "$spec|-|-|-|-|-|-|-|unavailable: ${reason:-see $dir/interpreter.log}"
             failed=1
             continue
         fi
@@ -145,7 +171,7 @@ for spec in $VERSIONS; do
     fi
     mapfile -t reqs < <(requirements "$py")
     if ! install_requirements "$venv/bin/python" "${reqs[@]}" >"$dir/missing.txt" 2>>"$dir/pip.log"; then
-        results+=("$spec|$full|$origin|$interp_s|-|-|-|-|pip failed: see $dir/pip.log")
+        add_row "$spec|$full|$origin|$interp_s|-|-|-|-|pip failed: see $dir/pip.log"
         failed=1
         continue
     fi
@@ -154,11 +180,12 @@ for spec in $VERSIONS; do
     t0=$SECONDS
     if ! CFL_FORCE_BUILD=1 scripts/build-ext.sh "$venv/bin/python" >"$dir/build.log" 2>&1; then
         err="$(grep -m1 -E 'error:' "$dir/build.log" | sed 's/^ *//' | cut -c1-80)"
-        results+=("$spec|$full|$origin|$interp_s|-|-|-|-|build failed: ${err:-see $dir/build.log}")
+        add_row "$spec|$full|$origin|$interp_s|-|-|-|-|build failed: ${err:-see $dir/build.log}"
         failed=1
         continue
     fi
     ext_s="$((SECONDS - t0))"
+    console_scripts "$venv/bin/python"
     warnings="$(grep -c 'warning:' "$dir/build.log" || true)"
     env_gil=()
     if [ "$ft" = 1 ]; then
@@ -188,7 +215,7 @@ for spec in $VERSIONS; do
     summary="$(grep -E '^(=+ )?[0-9]+ (passed|failed|error).*' "$dir/test.log" | tail -n 1 | tr -d '=' | sed 's/^ *//; s/ *$//; s/ in [0-9.]*s.*//')"
     [ -n "$summary" ] || summary="no summary (exit $rc)"
     [ "$rc" -eq 0 ] || failed=1
-    results+=("$spec|$full|$origin|$interp_s|$ext_s|$warnings|$test_s|$gil|$summary")
+    add_row "$spec|$full|$origin|$interp_s|$ext_s|$warnings|$test_s|$gil|$summary"
 done
 
 printf '\n| Python | version | from | interpreter build s | extension build s | warnings | tests s | GIL | unit + mock tiers |\n'
@@ -201,4 +228,8 @@ if [ "${#skipped_reqs[@]}" -gt 0 ]; then
     printf '\nTest requirements without a wheel for that interpreter (not installed; their tests skip):\n'
     printf '%s\n' "${skipped_reqs[@]}" | awk -F: '{a[$1]=a[$1] " " $2} END {for (k in a) print "  " k ":" a[k]}' | sort
 fi
-exit "$failed"
+return "$failed"
+}
+
+main "$@"
+exit $?
