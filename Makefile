@@ -12,7 +12,8 @@
 #   make tsan    the thread stress tests under ThreadSanitizer on a free-threaded CPython
 #                (scripts/tsan.sh; TSAN_PYTHON=path/to/python3.13t, with pytest installed)
 #   make wheel   sdist and a manylinux wheel with librdkafka bundled, in dist/ (no Docker needed)
-#   make matrix  build and run the unit + mock tiers on every pyenv CPython 3.9-3.13
+#   make matrix  build and run the unit + mock tiers on CPython 3.10-3.15 and 3.13t-3.15t
+#                (scripts/matrix.sh; interpreters pyenv lacks are built by scripts/install-python.sh)
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -104,7 +105,9 @@ docs: build
 wheel: deps
 	scripts/build-wheel.sh $(PY) dist
 
-# Every CPython 3.9-3.13 under pyenv, each in build/matrix/py3.X; prints a results table.
+# CPython 3.10-3.15 and the free-threaded 3.13t-3.15t, each in build/matrix/py3.X[t]; prints a
+# results table. pyenv's interpreters where it has them, else scripts/install-python.sh builds them
+# once into ~/.cache/confluent-kafka-pythons. Not part of `make test`.
 matrix: deps
 	scripts/matrix.sh
 
