@@ -60,9 +60,14 @@ def consistent(key: Union[str, Buffer], partition_count: int) -> int:
 def fnv1a(key: Union[str, Buffer], partition_count: int) -> int:
     """Partition for ``key`` with librdkafka's FNV-1a partitioner."""
 
+@overload
 def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tuple[str, ...]] = None,
-             /) -> List[Any]:
+             by: None = None, /) -> List[Any]:
     """One ``cls`` per Message, its fields picked by ``layout`` codes (the facades' record builder)."""
+@overload
+def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tuple[str, ...]],
+             by: type, /) -> Optional[Dict[Any, List[Any]]]:
+    """The records grouped by ``by(topic, partition)``; None when a message carries an error."""
 
 class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
@@ -509,7 +514,9 @@ class Producer:
     def _produce_with(self, opaque: Any, callback: Callable[..., Any], topic: str, value: Any = None,
                       key: Any = None, partition: Optional[int] = None, timestamp: Optional[int] = None,
                       headers: Any = None, /) -> None: ...
-    def _produce_future(self, future: Any, spec: Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+    def _produce_future(self, future: Any,
+                        spec: Union[Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+                                    Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
                         topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                         timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
 

@@ -605,9 +605,14 @@ static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs)
 static PyObject *Consumer_store_offsets(Handle *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"message", "offsets", NULL};
     PyObject *message = NULL, *offsets = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:store_offsets", kwlist, &message, &offsets) ||
-        check(self) < 0)
+    if (kwargs == NULL && PyTuple_GET_SIZE(args) == 1) {
+        message = PyTuple_GET_ITEM(args, 0); /* store_offsets(msg), once per record: no parsing */
+        if (check(self) < 0)
+            return NULL;
+    } else if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:store_offsets", kwlist, &message, &offsets) ||
+               check(self) < 0) {
         return NULL;
+    }
     rd_kafka_topic_partition_list_t *c;
     if (offsets_arg(self, message, offsets, "store", &c) < 0)
         return NULL;

@@ -695,19 +695,61 @@ static PyObject *record_field(MessageObject *m, char code) {
     }
 }
 
-/* _records(messages, cls, layout, names=None): a list with one `cls` per Message, its fields
- * given by `layout`, one character per field (t topic, p partition, o offset, l leader epoch or -1,
- * s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k key, v value,
- * K/V key/value length or -1, h headers list ([] when none), H headers tuple (() when none),
- * S headers' serialized size or -1, n None). A tuple subclass (a named tuple) is filled in
- * place, as tuple.__new__(cls, fields) would; any other class is made with object.__new__ and
- * its attributes `names` set, as a data class's __init__ would. The facades' record builders. */
+/* The list of `groups` (a dict) that message m's records go to: the one under by(topic, partition),
+ * made when missing. A borrowed reference (the dict holds it), or NULL with an exception set. */
+static PyObject *record_group(PyObject *groups, PyTypeObject *by, MessageObject *m) {
+    PyObject *key = by->tp_alloc(by, 2);
+    if (key == NULL)
+        return NULL;
+    PyObject *part = m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
+    if (part == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(key, 0, or_none(m->topic));
+    PyTuple_SET_ITEM(key, 1, part);
+    PyObject *bucket = PyDict_GetItemWithError(groups, key);
+    if (bucket == NULL && !PyErr_Occurred()) {
+        bucket = PyList_New(0);
+        if (bucket != NULL) {
+            int rc = PyDict_SetItem(groups, key, bucket);
+            Py_DECREF(bucket); /* the dict holds it, or it is gone on failure */
+            if (rc < 0)
+                bucket = NULL;
+        }
+    }
+    Py_DECREF(key);
+    return bucket;
+}
+
+/* Whether two messages belong to one partition (and so one group of _records(..., by)). */
+static int same_partition(MessageObject *a, MessageObject *b) {
+    if (a->partition != b->partition)
+        return 0;
+    if (a->topic == b->topic)
+        return 1;
+    if (a->topic == NULL || b->topic == NULL)
+        return 0;
+    return PyObject_RichCompareBool(a->topic, b->topic, Py_EQ);
+}
+
+/* _records(messages, cls, layout, names=None, by=None): a list with one `cls` per Message, its
+ * fields given by `layout`, one character per field (t topic, p partition, o offset, l leader
+ * epoch or -1, s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k
+ * key, v value, K/V key/value length or -1, h headers list ([] when none), H headers tuple (()
+ * when none), S headers' serialized size or -1, n None). A tuple subclass (a named tuple) is
+ * filled in place, as tuple.__new__(cls, fields) would; any other class is made with
+ * object.__new__ and its attributes `names` set, as a data class's __init__ would. With `by` (a
+ * named tuple class of two fields), a dict instead: by(topic, partition) -> that partition's
+ * records in message order (aiokafka's getmany()), or None when a message carries an error
+ * (nothing is built then). The facades' record builders. */
 PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 3 || nargs > 4) {
-        PyErr_Format(PyExc_TypeError, "_records() takes 3 or 4 positional arguments (%zd given)", nargs);
+    if (nargs < 3 || nargs > 5) {
+        PyErr_Format(PyExc_TypeError, "_records() takes 3 to 5 positional arguments (%zd given)", nargs);
         return NULL;
     }
     PyObject *msgs = args[0], *cls = args[1], *layout = args[2], *names = nargs > 3 ? args[3] : Py_None;
+    PyObject *by_arg = nargs > 4 ? args[4] : Py_None;
     cfl_state *st = cfl_get_state(module);
     if (!PyList_Check(msgs)) {
         PyErr_Format(PyExc_TypeError, "messages must be a list, not %.100s", Py_TYPE(msgs)->tp_name);
@@ -716,6 +758,15 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!PyType_Check(cls)) {
         PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
         return NULL;
+    }
+    PyTypeObject *by = NULL;
+    if (by_arg != Py_None) {
+        if (!PyType_Check(by_arg) || !PyType_IsSubtype((PyTypeObject *)by_arg, &PyTuple_Type) ||
+            ((PyTypeObject *)by_arg)->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "by must be a named tuple class (topic, partition) or None");
+            return NULL;
+        }
+        by = (PyTypeObject *)by_arg;
     }
     Py_ssize_t nfields;
     const char *codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &nfields) : NULL;
@@ -742,15 +793,29 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
     }
     Py_ssize_t n = PyList_GET_SIZE(msgs);
-    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(msgs, i);
+        if (!PyObject_TypeCheck(item, st->MessageType)) {
+            PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
+            return NULL;
+        }
+        if (by != NULL && ((MessageObject *)item)->error != NULL)
+            Py_RETURN_NONE;
+    }
+    /* A class without a __setattr__ of its own (a data class) gets its attributes through the
+     * generic setter directly: no interning of the names nor slot dispatch per field. */
+    setattrofunc setattro = type->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr : NULL;
+    PyObject *out = by != NULL ? PyDict_New() : PyList_New(n);
     if (out == NULL)
         return NULL;
     PyObject *empty = as_tuple ? NULL : PyTuple_New(0);
+    PyObject *bucket = NULL;       /* by: the list of the previous message's partition (borrowed) */
+    MessageObject *prev = NULL;    /* by: the previous message (owned) */
     if (!as_tuple && empty == NULL)
         goto fail;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(msgs) && i < n; i++) {
         PyObject *item = PyList_GET_ITEM(msgs, i);
-        if (!PyObject_TypeCheck(item, st->MessageType)) {
+        if (!PyObject_TypeCheck(item, st->MessageType)) { /* the list changed under a field's code */
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
             goto fail;
         }
@@ -761,7 +826,18 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_DECREF(item);
             goto fail;
         }
-        PyList_SET_ITEM(out, i, rec); /* the list owns it from here, even half filled */
+        if (by == NULL) {
+            PyList_SET_ITEM(out, i, rec); /* the list owns it from here, even half filled */
+        } else {
+            int same = prev != NULL ? same_partition(prev, m) : 0;
+            if (same < 0 || (!same && (bucket = record_group(out, by, m)) == NULL) || PyList_Append(bucket, rec) < 0) {
+                Py_DECREF(rec);
+                Py_DECREF(item);
+                goto fail;
+            }
+            Py_DECREF(rec); /* the group's list owns it */
+            Py_XSETREF(prev, (MessageObject *)Py_NewRef(item));
+        }
         for (Py_ssize_t f = 0; f < nfields; f++) {
             PyObject *v = record_field(m, codes[f]);
             if (v == NULL) {
@@ -771,7 +847,8 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (as_tuple) {
                 PyTuple_SET_ITEM(rec, f, v);
             } else {
-                int rc = PyObject_SetAttr(rec, PyTuple_GET_ITEM(names, f), v);
+                PyObject *name = PyTuple_GET_ITEM(names, f);
+                int rc = setattro != NULL ? setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);
                 Py_DECREF(v);
                 if (rc < 0) {
                     Py_DECREF(item);
@@ -785,9 +862,11 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "messages changed size during _records()");
         goto fail;
     }
+    Py_XDECREF((PyObject *)prev);
     Py_XDECREF(empty);
     return out;
 fail:
+    Py_XDECREF((PyObject *)prev);
     Py_XDECREF(empty);
     Py_DECREF(out);
     return NULL;
