@@ -69,6 +69,9 @@ def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tu
              by: type, /) -> Optional[Dict[Any, List[Any]]]:
     """The records grouped by ``by(topic, partition)``; None when a message carries an error."""
 
+def _record(message: Message, cls: type, layout: str, names: Optional[Tuple[str, ...]] = None, /) -> Any:
+    """``_records([message], cls, layout, names)[0]``."""
+
 class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
 

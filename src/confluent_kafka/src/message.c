@@ -733,6 +733,83 @@ static int same_partition(MessageObject *a, MessageObject *b) {
     return PyObject_RichCompareBool(a->topic, b->topic, Py_EQ);
 }
 
+/* How _records()/_record() make a record: see cfl_records. */
+typedef struct {
+    PyTypeObject *type;
+    const char *codes;
+    Py_ssize_t nfields;
+    PyObject *names;       /* borrowed: a tuple of str, for a class that is not a named tuple */
+    PyObject *empty;       /* owned: () for such a class's tp_new; NULL for a named tuple */
+    setattrofunc setattro; /* PyObject_GenericSetAttr when the class has no __setattr__ of its own */
+    int as_tuple;
+} RecordSpec;
+
+/* Check (cls, layout, names) and fill *spec. 0, or -1 with an exception set. */
+static int record_spec(RecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names) {
+    memset(spec, 0, sizeof(*spec));
+    if (!PyType_Check(cls)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
+        return -1;
+    }
+    spec->codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &spec->nfields) : NULL;
+    if (spec->codes == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "layout must be str, not %.100s", Py_TYPE(layout)->tp_name);
+        return -1;
+    }
+    spec->type = (PyTypeObject *)cls;
+    spec->as_tuple = PyType_IsSubtype(spec->type, &PyTuple_Type);
+    if (spec->as_tuple) {
+        if (spec->type->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "cls must be a plain tuple subclass (a named tuple)");
+            return -1;
+        }
+        return 0;
+    }
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != spec->nfields) {
+        PyErr_SetString(PyExc_TypeError, "names must be a tuple with one name per layout code");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < spec->nfields; i++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
+            PyErr_SetString(PyExc_TypeError, "names must be str");
+            return -1;
+        }
+    spec->names = names;
+    /* A class without a __setattr__ of its own (a data class) gets its attributes through the
+     * generic setter directly: no interning of the names nor slot dispatch per field. */
+    spec->setattro = spec->type->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr : NULL;
+    spec->empty = PyTuple_New(0);
+    return spec->empty != NULL ? 0 : -1;
+}
+
+/* A new record of message m (the caller holds a reference to m), or NULL with an exception set. */
+static PyObject *record_build(const RecordSpec *spec, MessageObject *m) {
+    PyTypeObject *type = spec->type;
+    PyObject *rec = spec->as_tuple ? type->tp_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
+    if (rec == NULL)
+        return NULL;
+    for (Py_ssize_t f = 0; f < spec->nfields; f++) {
+        PyObject *v = record_field(m, spec->codes[f]);
+        if (v == NULL) {
+            Py_DECREF(rec); /* a half-filled tuple releases the items it has */
+            return NULL;
+        }
+        if (spec->as_tuple) {
+            PyTuple_SET_ITEM(rec, f, v);
+        } else {
+            PyObject *name = PyTuple_GET_ITEM(spec->names, f);
+            int rc = spec->setattro != NULL ? spec->setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);
+            Py_DECREF(v);
+            if (rc < 0) {
+                Py_DECREF(rec);
+                return NULL;
+            }
+        }
+    }
+    return rec;
+}
+
 /* _records(messages, cls, layout, names=None, by=None): a list with one `cls` per Message, its
  * fields given by `layout`, one character per field (t topic, p partition, o offset, l leader
  * epoch or -1, s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k
@@ -748,15 +825,10 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "_records() takes 3 to 5 positional arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *msgs = args[0], *cls = args[1], *layout = args[2], *names = nargs > 3 ? args[3] : Py_None;
-    PyObject *by_arg = nargs > 4 ? args[4] : Py_None;
+    PyObject *msgs = args[0], *names = nargs > 3 ? args[3] : Py_None, *by_arg = nargs > 4 ? args[4] : Py_None;
     cfl_state *st = cfl_get_state(module);
     if (!PyList_Check(msgs)) {
         PyErr_Format(PyExc_TypeError, "messages must be a list, not %.100s", Py_TYPE(msgs)->tp_name);
-        return NULL;
-    }
-    if (!PyType_Check(cls)) {
-        PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
         return NULL;
     }
     PyTypeObject *by = NULL;
@@ -768,106 +840,85 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         by = (PyTypeObject *)by_arg;
     }
-    Py_ssize_t nfields;
-    const char *codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &nfields) : NULL;
-    if (codes == NULL) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_TypeError, "layout must be str, not %.100s", Py_TYPE(layout)->tp_name);
+    RecordSpec spec;
+    if (record_spec(&spec, args[1], args[2], names) < 0)
         return NULL;
-    }
-    PyTypeObject *type = (PyTypeObject *)cls;
-    int as_tuple = PyType_IsSubtype(type, &PyTuple_Type);
-    if (as_tuple && type->tp_itemsize != sizeof(PyObject *)) {
-        PyErr_SetString(PyExc_TypeError, "cls must be a plain tuple subclass (a named tuple)");
-        return NULL;
-    }
-    if (!as_tuple) {
-        if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != nfields) {
-            PyErr_SetString(PyExc_TypeError, "names must be a tuple with one name per layout code");
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < nfields; i++)
-            if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
-                PyErr_SetString(PyExc_TypeError, "names must be str");
-                return NULL;
-            }
-    }
     Py_ssize_t n = PyList_GET_SIZE(msgs);
+    PyObject *out = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyList_GET_ITEM(msgs, i);
         if (!PyObject_TypeCheck(item, st->MessageType)) {
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
-            return NULL;
+            goto fail;
         }
-        if (by != NULL && ((MessageObject *)item)->error != NULL)
+        if (by != NULL && ((MessageObject *)item)->error != NULL) {
+            Py_XDECREF(spec.empty);
             Py_RETURN_NONE;
+        }
     }
-    /* A class without a __setattr__ of its own (a data class) gets its attributes through the
-     * generic setter directly: no interning of the names nor slot dispatch per field. */
-    setattrofunc setattro = type->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr : NULL;
-    PyObject *out = by != NULL ? PyDict_New() : PyList_New(n);
+    out = by != NULL ? PyDict_New() : PyList_New(n);
+    PyObject *bucket = NULL;    /* by: the list of the previous message's partition (borrowed) */
+    MessageObject *prev = NULL; /* by: the previous message (owned) */
     if (out == NULL)
-        return NULL;
-    PyObject *empty = as_tuple ? NULL : PyTuple_New(0);
-    PyObject *bucket = NULL;       /* by: the list of the previous message's partition (borrowed) */
-    MessageObject *prev = NULL;    /* by: the previous message (owned) */
-    if (!as_tuple && empty == NULL)
         goto fail;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(msgs) && i < n; i++) {
         PyObject *item = PyList_GET_ITEM(msgs, i);
         if (!PyObject_TypeCheck(item, st->MessageType)) { /* the list changed under a field's code */
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
-            goto fail;
+            goto fail_prev;
         }
         Py_INCREF(item); /* a field's conversion may run code that changes the list */
         MessageObject *m = (MessageObject *)item;
-        PyObject *rec = as_tuple ? type->tp_alloc(type, nfields) : type->tp_new(type, empty, NULL);
+        PyObject *rec = record_build(&spec, m);
         if (rec == NULL) {
             Py_DECREF(item);
-            goto fail;
+            goto fail_prev;
         }
         if (by == NULL) {
-            PyList_SET_ITEM(out, i, rec); /* the list owns it from here, even half filled */
-        } else {
-            int same = prev != NULL ? same_partition(prev, m) : 0;
-            if (same < 0 || (!same && (bucket = record_group(out, by, m)) == NULL) || PyList_Append(bucket, rec) < 0) {
-                Py_DECREF(rec);
-                Py_DECREF(item);
-                goto fail;
-            }
-            Py_DECREF(rec); /* the group's list owns it */
-            Py_XSETREF(prev, (MessageObject *)Py_NewRef(item));
+            PyList_SET_ITEM(out, i, rec);
+            Py_DECREF(item);
+            continue;
         }
-        for (Py_ssize_t f = 0; f < nfields; f++) {
-            PyObject *v = record_field(m, codes[f]);
-            if (v == NULL) {
-                Py_DECREF(item);
-                goto fail;
-            }
-            if (as_tuple) {
-                PyTuple_SET_ITEM(rec, f, v);
-            } else {
-                PyObject *name = PyTuple_GET_ITEM(names, f);
-                int rc = setattro != NULL ? setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);
-                Py_DECREF(v);
-                if (rc < 0) {
-                    Py_DECREF(item);
-                    goto fail;
-                }
-            }
+        int same = prev != NULL ? same_partition(prev, m) : 0;
+        if (same < 0 || (!same && (bucket = record_group(out, by, m)) == NULL) || PyList_Append(bucket, rec) < 0) {
+            Py_DECREF(rec);
+            Py_DECREF(item);
+            goto fail_prev;
         }
-        Py_DECREF(item);
+        Py_DECREF(rec); /* the group's list holds it */
+        Py_XSETREF(prev, m); /* takes the reference held on item */
     }
+    Py_XDECREF((PyObject *)prev);
     if (PyList_GET_SIZE(msgs) != n) {
         PyErr_SetString(PyExc_RuntimeError, "messages changed size during _records()");
         goto fail;
     }
-    Py_XDECREF((PyObject *)prev);
-    Py_XDECREF(empty);
+    Py_XDECREF(spec.empty);
     return out;
-fail:
+fail_prev:
     Py_XDECREF((PyObject *)prev);
-    Py_XDECREF(empty);
-    Py_DECREF(out);
+fail:
+    Py_XDECREF(spec.empty);
+    Py_XDECREF(out);
     return NULL;
+}
+
+/* _record(message, cls, layout, names=None): _records([message], cls, layout, names)[0], without
+ * the lists (aiokafka's getone()). */
+PyObject *cfl_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 4) {
+        PyErr_Format(PyExc_TypeError, "_record() takes 3 or 4 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    cfl_state *st = cfl_get_state(module);
+    if (!PyObject_TypeCheck(args[0], st->MessageType)) {
+        PyErr_Format(PyExc_TypeError, "message must be a Message, not %.100s", Py_TYPE(args[0])->tp_name);
+        return NULL;
+    }
+    RecordSpec spec;
+    if (record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None) < 0)
+        return NULL;
+    PyObject *rec = record_build(&spec, (MessageObject *)args[0]);
+    Py_XDECREF(spec.empty);
+    return rec;
 }

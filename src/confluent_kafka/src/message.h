@@ -43,5 +43,7 @@ PyObject *cfl_headers_normalize(PyObject *obj);
 /* cimpl._records(messages, cls, layout, names=None): Messages into named tuples or data class
  * instances in one call (the kafka-python and aiokafka facades' consumer records). */
 PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* cimpl._record(message, cls, layout, names=None): one such record. */
+PyObject *cfl_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

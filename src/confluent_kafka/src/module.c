@@ -230,6 +230,8 @@ static PyMethodDef cfl_functions[] = {
      "consistent(key, partition_count) -> int\n\nThe partition of librdkafka's CRC32 partitioner."},
     {"_records", (PyCFunction)(void (*)(void))cfl_records, METH_FASTCALL,
      "_records(messages, cls, layout, names=None, by=None, /)\n--\n\nA list with one cls per Message, fields by layout codes (the facades' record builder); with by, a dict of by(topic, partition) to lists, or None when a message carries an error."},
+    {"_record", (PyCFunction)(void (*)(void))cfl_record, METH_FASTCALL,
+     "_record(message, cls, layout, names=None, /)\n--\n\n_records([message], cls, layout, names)[0] (aiokafka's getone())."},
     {"fnv1a", (PyCFunction)(void (*)(void))cfl_fnv1a, METH_VARARGS | METH_KEYWORDS,
      "fnv1a(key, partition_count) -> int\n\nThe partition of librdkafka's FNV-1a partitioner."},
     {NULL},

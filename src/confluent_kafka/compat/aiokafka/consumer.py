@@ -19,7 +19,7 @@ from confluent_kafka.cimpl import OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
-from confluent_kafka.cimpl import _records
+from confluent_kafka.cimpl import _record, _records
 
 from . import _options
 from .abc import ConsumerRebalanceListener
@@ -127,7 +127,8 @@ class AIOKafkaConsumer:
         # partitions than a getone(*partitions) asked for, paused partitions'.
         self._held: Deque[Any] = deque()
         self._paused: Set[Tuple[str, int]] = set()
-        self._last_poll: Dict[Tuple[str, int], int] = {}
+        # When getone()/getmany() last returned records of a partition: time.time(), made ms on reading.
+        self._last_poll: Dict[Tuple[str, int], float] = {}
         self._partitions: Dict[str, Set[int]] = {}  # topic -> partition ids, from the last metadata
         self._started = False
         self._closed = False
@@ -491,7 +492,8 @@ class AIOKafkaConsumer:
         """
         self._check_open()
         self._assigned_check(partition)
-        return self._last_poll.get(partition)
+        polled = self._last_poll.get(partition)
+        return None if polled is None else int(polled * 1000)
 
     async def _watermarks(self, partitions: Any, index: int) -> Dict[TopicPartition, int]:
         self._check_open()
@@ -624,7 +626,7 @@ class AIOKafkaConsumer:
 
     def _record(self, msg: Any) -> ConsumerRecord[Any, Any]:
         if self._key_deserializer is None and self._value_deserializer is None:
-            return _records([msg], ConsumerRecord, _LAYOUT, _NAMES)[0]  # type: ignore[no-any-return]
+            return _record(msg, ConsumerRecord, _LAYOUT, _NAMES)  # type: ignore[no-any-return]
         key = msg.key()
         value = msg.value()
         ts_type, ts = msg.timestamp()
@@ -678,8 +680,8 @@ class AIOKafkaConsumer:
                             self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
                         except KafkaException:
                             pass  # revoked meanwhile
-                    rec: ConsumerRecord[Any, Any] = _records([msg], ConsumerRecord, _LAYOUT, _NAMES)[0]
-                    self._last_poll[(rec.topic, rec.partition)] = int(time.time() * 1000)
+                    rec: ConsumerRecord[Any, Any] = _record(msg, ConsumerRecord, _LAYOUT, _NAMES)
+                    self._last_poll[(rec.topic, rec.partition)] = time.time()
                     return rec
                 try:
                     fetched = await aio.consume(_GETONE_BATCH, None)
@@ -697,7 +699,7 @@ class AIOKafkaConsumer:
                         self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
                     except KafkaException:
                         pass  # revoked meanwhile
-                self._last_poll[(msg.topic(), msg.partition())] = int(time.time() * 1000)  # (a TopicPartition finds it)
+                self._last_poll[(msg.topic(), msg.partition())] = time.time()  # (a TopicPartition finds it)
                 return self._record(msg)
             try:
                 fetched = await aio.consume(_GETONE_BATCH, None)
@@ -775,7 +777,7 @@ class AIOKafkaConsumer:
                                                for tp, recs in grouped.items()])
             except KafkaException:
                 pass  # a partition revoked meanwhile: its offset is no longer ours to store
-        now = int(time.time() * 1000)
+        now = time.time()
         last_poll = self._last_poll
         for tp in grouped:
             last_poll[(tp.topic, tp.partition)] = now
@@ -854,7 +856,7 @@ class AIOKafkaConsumer:
                                  key if kd is None else kd(key), value if vd is None else vd(value), None,
                                  -1 if key is None else len(key), -1 if value is None else len(value),
                                  tuple(headers) if headers else ()))
-        now = int(time.time() * 1000)
+        now = time.time()
         for tp in out:
             self._last_poll[(tp.topic, tp.partition)] = now
         return out
