@@ -113,19 +113,24 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
 static int check(Handle *self) { return cfl_handle_check(self); }
 
 /* A Message for a fetched record, reusing the previous topic str while the name is the same. */
+/* The name of a record's topic (which has one), borrowed from the handle's cache of the last one. */
+static PyObject *record_topic(void *handle, const rd_kafka_message_t *rkm) {
+    Handle *self = (Handle *)handle;
+    const char *name = rd_kafka_topic_name(rkm->rkt);
+    const char *last = self->last_topic ? PyUnicode_AsUTF8(self->last_topic) : NULL;
+    if (last == NULL || strcmp(last, name) != 0) {
+        PyObject *t = PyUnicode_FromString(name);
+        if (t == NULL)
+            return NULL;
+        Py_XSETREF(self->last_topic, t);
+    }
+    return self->last_topic;
+}
+
 PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm) {
     PyObject *topic = NULL;
-    if (rkm->rkt != NULL) {
-        const char *name = rd_kafka_topic_name(rkm->rkt);
-        const char *last = self->last_topic ? PyUnicode_AsUTF8(self->last_topic) : NULL;
-        if (last == NULL || strcmp(last, name) != 0) {
-            PyObject *t = PyUnicode_FromString(name);
-            if (t == NULL)
-                return NULL;
-            Py_XSETREF(self->last_topic, t);
-        }
-        topic = self->last_topic;
-    }
+    if (rkm->rkt != NULL && (topic = record_topic(self, rkm)) == NULL)
+        return NULL;
     return cfl_message_from_rkm(self->st, rkm, topic, self->peek_headers);
 }
 
@@ -335,6 +340,29 @@ int cfl_consumer_fetch_records(Handle *self, Py_ssize_t want, int timeout_ms, rd
     return rc;
 }
 
+/* The fetched records as Messages appended to `out` (consumed), the records destroyed and `msgs`
+ * freed. When the fetch raised (rc < 0), the Messages are stashed for the next call and the
+ * exception is raised again: NULL. */
+static PyObject *fetched_messages(Handle *self, PyObject *out, rd_kafka_message_t **msgs, Py_ssize_t got, int rc) {
+    PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
+    for (Py_ssize_t i = 0; i < got; i++) {
+        PyObject *m = out ? cfl_consumer_message(self, msgs[i]) : NULL;
+        rd_kafka_message_destroy(msgs[i]);
+        if (m == NULL || PyList_Append(out, m) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(m);
+    }
+    PyMem_Free(msgs);
+    if (exc != NULL) {
+        if (out != NULL && PyList_GET_SIZE(out) > 0)
+            cfl_consumer_stash(self, out, 0);
+        Py_XDECREF(out);
+        CFL_RESTORE_EXC(exc);
+        return NULL;
+    }
+    return out;
+}
+
 /* Fetch up to `want` messages within timeout_ms. On success a new
  * list of Messages; messages already fetched when a callback raised are stashed for the next call. */
 PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
@@ -360,23 +388,7 @@ PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
     }
     Py_ssize_t got;
     int rc = cfl_consumer_fetch_records(self, want, timeout_ms, msgs, &got);
-    PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
-    for (Py_ssize_t i = 0; i < got; i++) {
-        PyObject *m = out ? cfl_consumer_message(self, msgs[i]) : NULL;
-        rd_kafka_message_destroy(msgs[i]);
-        if (m == NULL || PyList_Append(out, m) < 0)
-            Py_CLEAR(out);
-        Py_XDECREF(m);
-    }
-    PyMem_Free(msgs);
-    if (exc != NULL) {
-        if (out != NULL && PyList_GET_SIZE(out) > 0)
-            cfl_consumer_stash(self, out, 0);
-        Py_XDECREF(out);
-        CFL_RESTORE_EXC(exc);
-        return NULL;
-    }
-    return out;
+    return fetched_messages(self, out, msgs, got, rc);
 }
 
 /* for msg in consumer: errors raise; consumer_timeout_ms of idleness ends the loop. */
@@ -507,6 +519,51 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
         return PyList_New(0);
     /* consume() waits for the whole batch (or the timeout), as librdkafka's batch call does. */
     return cfl_consumer_fetch(self, n, timeout_ms);
+}
+
+/* _consume_records(num_messages, cls, layout, names, by), all positional: what consume(num_messages, 0)
+ * returns, as cimpl._records(messages, cls, layout, names, by) makes them records, without a
+ * Message per record (the aiokafka facade's getmany()). Messages stashed by an earlier call that
+ * raised, or a fetched one that carries an error, make it return the list of Messages itself
+ * instead, as consume() would (the caller's general path). */
+static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "_consume_records() takes 5 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    Py_ssize_t want;
+    if (consume_count(args[0], &want) < 0 || check(self) < 0)
+        return NULL;
+    CflRecordSpec spec;
+    if (cfl_record_spec(&spec, args[1], args[2], args[3], args[4]) < 0)
+        return NULL;
+    PyObject *out = NULL;
+    if (want == 0 || (self->stash != NULL && PyList_GET_SIZE(self->stash) > 0)) {
+        out = want == 0 ? PyList_New(0) : cfl_consumer_fetch(self, want, 0);
+        cfl_record_spec_release(&spec);
+        return out;
+    }
+    rd_kafka_message_t **msgs = PyMem_Malloc((size_t)want * sizeof(*msgs));
+    if (msgs == NULL) {
+        cfl_record_spec_release(&spec);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t got;
+    int rc = cfl_consumer_fetch_records(self, want, 0, msgs, &got);
+    int plain = rc >= 0;
+    for (Py_ssize_t i = 0; plain && i < got; i++)
+        plain = msgs[i]->err == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (plain) {
+        out = cfl_records_of_fetched(self->st, &spec, msgs, got, record_topic, self, self->peek_headers);
+        for (Py_ssize_t i = 0; i < got; i++)
+            rd_kafka_message_destroy(msgs[i]);
+        PyMem_Free(msgs);
+    } else {
+        out = PyList_New(0);
+        out = fetched_messages(self, out, msgs, got, rc);
+    }
+    cfl_record_spec_release(&spec);
+    return out;
 }
 
 /* ---- offsets ---------------------------------------------------------------------------- */
@@ -1017,6 +1074,8 @@ static PyMethodDef Consumer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: a Message (check its error()), or None on timeout.\n"
      ":raises RuntimeError: when the client is closed.\n"},
+    {"_consume_records", (PyCFunction)(void (*)(void))Consumer_consume_records, METH_FASTCALL,
+     "_consume_records($self, num_messages, cls, layout, names, by, /)\n--\n\nconsume(num_messages, 0) as cimpl._records(messages, cls, layout, names, by), without the Messages; the Messages when one carries an error (aiokafka facade)."},
     {"consume", METH_FAST(Consumer_consume),
      "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."
      "\n\n"

@@ -695,61 +695,75 @@ static PyObject *record_field(MessageObject *m, char code) {
     }
 }
 
-/* The list of `groups` (a dict) that message m's records go to: the one under by(topic, partition),
- * made when missing. A borrowed reference (the dict holds it), or NULL with an exception set. */
-static PyObject *record_group(PyObject *groups, PyTypeObject *by, MessageObject *m) {
-    PyObject *key = by->tp_alloc(by, 2);
-    if (key == NULL)
-        return NULL;
-    PyObject *part = m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
-    if (part == NULL) {
-        Py_DECREF(key);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(key, 0, or_none(m->topic));
-    PyTuple_SET_ITEM(key, 1, part);
-    PyObject *bucket = PyDict_GetItemWithError(groups, key);
-    if (bucket == NULL && !PyErr_Occurred()) {
-        bucket = PyList_New(0);
-        if (bucket != NULL) {
-            int rc = PyDict_SetItem(groups, key, bucket);
-            Py_DECREF(bucket); /* the dict holds it, or it is gone on failure */
-            if (rc < 0)
-                bucket = NULL;
-        }
-    }
-    Py_DECREF(key);
-    return bucket;
-}
+/* ---- grouping records by partition (_records(..., by), aiokafka's getmany()) --------------- */
 
-/* Whether two messages belong to one partition (and so one group of _records(..., by)). */
-static int same_partition(MessageObject *a, MessageObject *b) {
-    if (a->partition != b->partition)
-        return 0;
-    if (a->topic == b->topic)
-        return 1;
-    if (a->topic == NULL || b->topic == NULL)
-        return 0;
-    return PyObject_RichCompareBool(a->topic, b->topic, Py_EQ);
-}
-
-/* How _records()/_record() make a record: see cfl_records. */
 typedef struct {
-    PyTypeObject *type;
-    const char *codes;
-    Py_ssize_t nfields;
-    PyObject *names;       /* borrowed: a tuple of str, for a class that is not a named tuple */
-    PyObject *empty;       /* owned: () for such a class's tp_new; NULL for a named tuple */
-    setattrofunc setattro; /* PyObject_GenericSetAttr when the class has no __setattr__ of its own */
-    int as_tuple;
-} RecordSpec;
+    PyObject *groups;  /* owned: by(topic, partition) -> list of records */
+    PyObject *bucket;  /* borrowed from groups: the list of the previous record's partition */
+    PyObject *topic;   /* owned (NULL: None): the previous record's topic */
+    int32_t partition; /* the previous record's partition */
+    int any;           /* a record was added */
+} Grouper;
 
-/* Check (cls, layout, names) and fill *spec. 0, or -1 with an exception set. */
-static int record_spec(RecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names) {
+/* Add rec (a new reference, consumed) under by(m's topic, m's partition). 0, or -1 with an
+ * exception set. Runs of one partition cost one comparison per record. */
+static int group_add(Grouper *g, PyTypeObject *by, MessageObject *m, PyObject *rec) {
+    int same = 0;
+    if (g->any && g->partition == m->partition) {
+        if (g->topic == m->topic)
+            same = 1;
+        else if (g->topic != NULL && m->topic != NULL &&
+                 (same = PyObject_RichCompareBool(g->topic, m->topic, Py_EQ)) < 0)
+            goto fail;
+    }
+    if (!same) {
+        PyObject *key = by->tp_alloc(by, 2);
+        PyObject *part = m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
+        if (key == NULL || part == NULL) {
+            Py_XDECREF(key);
+            Py_XDECREF(part);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(key, 0, or_none(m->topic));
+        PyTuple_SET_ITEM(key, 1, part);
+        PyObject *bucket = PyDict_GetItemWithError(g->groups, key);
+        if (bucket == NULL && !PyErr_Occurred()) {
+            bucket = PyList_New(0);
+            if (bucket != NULL && PyDict_SetItem(g->groups, key, bucket) < 0)
+                Py_CLEAR(bucket);
+            Py_XDECREF(bucket); /* the dict holds it */
+        }
+        Py_DECREF(key);
+        if (bucket == NULL)
+            goto fail;
+        g->bucket = bucket;
+        Py_XSETREF(g->topic, Py_XNewRef(m->topic));
+        g->partition = m->partition;
+        g->any = 1;
+    }
+    int rc = PyList_Append(g->bucket, rec);
+    Py_DECREF(rec);
+    return rc;
+fail:
+    Py_DECREF(rec);
+    return -1;
+}
+
+/* ---- building records -------------------------------------------------------------------- */
+
+int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names, PyObject *by) {
     memset(spec, 0, sizeof(*spec));
     if (!PyType_Check(cls)) {
         PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
         return -1;
+    }
+    if (by != NULL && by != Py_None) {
+        if (!PyType_Check(by) || !PyType_IsSubtype((PyTypeObject *)by, &PyTuple_Type) ||
+            ((PyTypeObject *)by)->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "by must be a named tuple class (topic, partition) or None");
+            return -1;
+        }
+        spec->by = (PyTypeObject *)by;
     }
     spec->codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &spec->nfields) : NULL;
     if (spec->codes == NULL) {
@@ -783,8 +797,10 @@ static int record_spec(RecordSpec *spec, PyObject *cls, PyObject *layout, PyObje
     return spec->empty != NULL ? 0 : -1;
 }
 
+void cfl_record_spec_release(CflRecordSpec *spec) { Py_CLEAR(spec->empty); }
+
 /* A new record of message m (the caller holds a reference to m), or NULL with an exception set. */
-static PyObject *record_build(const RecordSpec *spec, MessageObject *m) {
+static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m) {
     PyTypeObject *type = spec->type;
     PyObject *rec = spec->as_tuple ? type->tp_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
     if (rec == NULL)
@@ -810,6 +826,70 @@ static PyObject *record_build(const RecordSpec *spec, MessageObject *m) {
     return rec;
 }
 
+/* Empty a scratch message and fill it from a fetched record without an error, as
+ * cfl_message_from_rkm() fills a new one. 0, or -1 with an exception set. */
+static int message_refill(MessageObject *m, rd_kafka_message_t *rkm, PyObject *topic, int peek_headers) {
+    Message_clear(m);
+    if (m->c_headers != NULL) {
+        rd_kafka_headers_destroy(m->c_headers);
+        m->c_headers = NULL;
+    }
+    m->headers_raw = 0;
+    if (PyObject_GC_IsTracked((PyObject *)m))
+        PyObject_GC_UnTrack(m); /* holds only str and bytes again (see cfl_message_from_rkm) */
+    m->topic = Py_XNewRef(topic);
+    if (rkm->payload != NULL &&
+        (m->value = PyBytes_FromStringAndSize(rkm->payload, (Py_ssize_t)rkm->len)) == NULL)
+        return -1;
+    if (rkm->key != NULL && (m->key = PyBytes_FromStringAndSize(rkm->key, (Py_ssize_t)rkm->key_len)) == NULL)
+        return -1;
+    if (!(peek_headers && cfl_record_headerless(rkm)))
+        rd_kafka_message_detach_headers(rkm, &m->c_headers);
+    m->partition = rkm->partition;
+    m->offset = rkm->offset;
+    rd_kafka_timestamp_type_t tstype;
+    m->timestamp = rd_kafka_message_timestamp(rkm, &tstype);
+    m->tstype = (int)tstype;
+    if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
+        m->timestamp = 0;
+    m->leader_epoch = rd_kafka_message_leader_epoch(rkm);
+    return 0;
+}
+
+PyObject *cfl_records_of_fetched(cfl_state *st, const CflRecordSpec *spec, rd_kafka_message_t **rkms,
+                                 Py_ssize_t n, PyObject *(*topic_of)(void *, const rd_kafka_message_t *),
+                                 void *ctx, int peek_headers) {
+    MessageObject *m = cfl_message_alloc(st);
+    if (m == NULL)
+        return NULL;
+    PyObject_GC_UnTrack(m);
+    Grouper g = {.groups = spec->by != NULL ? PyDict_New() : NULL};
+    PyObject *list = spec->by == NULL ? PyList_New(n) : NULL;
+    PyObject *out = spec->by != NULL ? g.groups : list;
+    if (out == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *topic = rkms[i]->rkt != NULL ? topic_of(ctx, rkms[i]) : NULL;
+        if ((rkms[i]->rkt != NULL && topic == NULL) || message_refill(m, rkms[i], topic, peek_headers) < 0)
+            goto fail;
+        PyObject *rec = record_build(spec, m);
+        if (rec == NULL)
+            goto fail;
+        if (list != NULL)
+            PyList_SET_ITEM(list, i, rec);
+        else if (group_add(&g, spec->by, m, rec) < 0)
+            goto fail;
+    }
+    Py_XDECREF(g.topic);
+    Py_DECREF(m);
+    return out;
+fail:
+    Py_XDECREF(g.topic);
+    Py_XDECREF(out);
+    Py_DECREF(m);
+    return NULL;
+}
+
 /* _records(messages, cls, layout, names=None, by=None): a list with one `cls` per Message, its
  * fields given by `layout`, one character per field (t topic, p partition, o offset, l leader
  * epoch or -1, s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k
@@ -825,80 +905,59 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_TypeError, "_records() takes 3 to 5 positional arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *msgs = args[0], *names = nargs > 3 ? args[3] : Py_None, *by_arg = nargs > 4 ? args[4] : Py_None;
+    PyObject *msgs = args[0];
     cfl_state *st = cfl_get_state(module);
     if (!PyList_Check(msgs)) {
         PyErr_Format(PyExc_TypeError, "messages must be a list, not %.100s", Py_TYPE(msgs)->tp_name);
         return NULL;
     }
-    PyTypeObject *by = NULL;
-    if (by_arg != Py_None) {
-        if (!PyType_Check(by_arg) || !PyType_IsSubtype((PyTypeObject *)by_arg, &PyTuple_Type) ||
-            ((PyTypeObject *)by_arg)->tp_itemsize != sizeof(PyObject *)) {
-            PyErr_SetString(PyExc_TypeError, "by must be a named tuple class (topic, partition) or None");
-            return NULL;
-        }
-        by = (PyTypeObject *)by_arg;
-    }
-    RecordSpec spec;
-    if (record_spec(&spec, args[1], args[2], names) < 0)
+    CflRecordSpec spec;
+    if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, nargs > 4 ? args[4] : NULL) < 0)
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(msgs);
     PyObject *out = NULL;
+    Grouper g = {0};
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyList_GET_ITEM(msgs, i);
         if (!PyObject_TypeCheck(item, st->MessageType)) {
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
             goto fail;
         }
-        if (by != NULL && ((MessageObject *)item)->error != NULL) {
-            Py_XDECREF(spec.empty);
+        if (spec.by != NULL && ((MessageObject *)item)->error != NULL) {
+            cfl_record_spec_release(&spec);
             Py_RETURN_NONE;
         }
     }
-    out = by != NULL ? PyDict_New() : PyList_New(n);
-    PyObject *bucket = NULL;    /* by: the list of the previous message's partition (borrowed) */
-    MessageObject *prev = NULL; /* by: the previous message (owned) */
+    out = spec.by != NULL ? (g.groups = PyDict_New()) : PyList_New(n);
     if (out == NULL)
         goto fail;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(msgs) && i < n; i++) {
         PyObject *item = PyList_GET_ITEM(msgs, i);
         if (!PyObject_TypeCheck(item, st->MessageType)) { /* the list changed under a field's code */
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
-            goto fail_prev;
+            goto fail;
         }
         Py_INCREF(item); /* a field's conversion may run code that changes the list */
-        MessageObject *m = (MessageObject *)item;
-        PyObject *rec = record_build(&spec, m);
-        if (rec == NULL) {
-            Py_DECREF(item);
-            goto fail_prev;
-        }
-        if (by == NULL) {
+        PyObject *rec = record_build(&spec, (MessageObject *)item);
+        int rc = rec == NULL ? -1 : 0;
+        if (rec != NULL && spec.by == NULL)
             PyList_SET_ITEM(out, i, rec);
-            Py_DECREF(item);
-            continue;
-        }
-        int same = prev != NULL ? same_partition(prev, m) : 0;
-        if (same < 0 || (!same && (bucket = record_group(out, by, m)) == NULL) || PyList_Append(bucket, rec) < 0) {
-            Py_DECREF(rec);
-            Py_DECREF(item);
-            goto fail_prev;
-        }
-        Py_DECREF(rec); /* the group's list holds it */
-        Py_XSETREF(prev, m); /* takes the reference held on item */
+        else if (rec != NULL)
+            rc = group_add(&g, spec.by, (MessageObject *)item, rec);
+        Py_DECREF(item);
+        if (rc < 0)
+            goto fail;
     }
-    Py_XDECREF((PyObject *)prev);
     if (PyList_GET_SIZE(msgs) != n) {
         PyErr_SetString(PyExc_RuntimeError, "messages changed size during _records()");
         goto fail;
     }
-    Py_XDECREF(spec.empty);
+    Py_XDECREF(g.topic);
+    cfl_record_spec_release(&spec);
     return out;
-fail_prev:
-    Py_XDECREF((PyObject *)prev);
 fail:
-    Py_XDECREF(spec.empty);
+    Py_XDECREF(g.topic);
+    cfl_record_spec_release(&spec);
     Py_XDECREF(out);
     return NULL;
 }
@@ -915,10 +974,10 @@ PyObject *cfl_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
         PyErr_Format(PyExc_TypeError, "message must be a Message, not %.100s", Py_TYPE(args[0])->tp_name);
         return NULL;
     }
-    RecordSpec spec;
-    if (record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None) < 0)
+    CflRecordSpec spec;
+    if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, NULL) < 0)
         return NULL;
     PyObject *rec = record_build(&spec, (MessageObject *)args[0]);
-    Py_XDECREF(spec.empty);
+    cfl_record_spec_release(&spec);
     return rec;
 }

@@ -808,13 +808,24 @@ class AIOKafkaConsumer:
         vd = self._value_deserializer
         out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]
         if not msgs:
+            plain = not self._held and not wanted and not self._paused
             try:
-                fetched: Any = await aio.consume(limit, timeout_ms / 1000)
+                if plain and kd is None and vd is None:
+                    # The common case: the records made in C straight from librdkafka's, grouped
+                    # by partition (a dict); the Messages instead when one carries an error.
+                    fetched: Any = await aio._fetch(self._c._consume_records, (
+                        limit, ConsumerRecord, _LAYOUT, _NAMES, TopicPartition), timeout_ms / 1000)
+                else:
+                    fetched = await aio.consume(limit, timeout_ms / 1000)
             except RuntimeError:
                 raise ConsumerStoppedError() from None
-            if not self._held and not wanted and not self._paused:
+            if fetched.__class__ is dict:
+                if fetched:
+                    self._store_grouped(fetched)
+                return fetched
+            if plain:
                 if kd is None and vd is None:
-                    # The common case: everything fetched is returned, built and grouped by
+                    # Messages kept from a fetch that raised: all returned, built and grouped by
                     # partition in C (None: a message carries an error; the general path below).
                     grouped = _records(fetched, ConsumerRecord, _LAYOUT, _NAMES, TopicPartition)
                     if grouped is not None:
