@@ -450,8 +450,11 @@ class AIOKafkaProducer:
         return fut
 
     def _new_future(self) -> "asyncio.Future[RecordMetadata]":
-        """A future of the running loop, and remember the loop when send() may skip looking it up."""
+        """A future of the running loop, and remember the loop when send() may skip looking it up.
+        A loop the client was not used on yet (a second asyncio.run()) now serves its reports."""
         loop = _running_loop()
+        if self._aio._wake.loop is not loop:
+            self._aio._wake.bind()
         if isinstance(loop, _BaseEventLoop) and type(loop).create_future is _BASE_CREATE_FUTURE:
             self._loop = loop
             return _Future(loop=loop)  # what create_future() makes
@@ -499,7 +502,7 @@ class AIOKafkaProducer:
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
         batch.close()
-        fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
+        fut = self._new_future()
         records = batch._records
         if not records:
             fut.set_result(RecordMetadata(topic, partition, TopicPartition(topic, partition), -1, None, 0, None))
