@@ -2,6 +2,7 @@
 
 import builtins
 from typing import (
+    AbstractSet,
     Any,
     Callable,
     ClassVar,
@@ -598,10 +599,11 @@ class Consumer:
     def _rebalance_finish(self, assign: bool, partitions: List[TopicPartition], /) -> None: ...
     # the aiokafka facade's getmany()
     def _consume_records(self, num_messages: int, cls: type, layout: str, names: Optional[Tuple[str, ...]],
-                         by: Optional[type], /) -> Union[Dict[Any, List[Any]], List[Any], List[Message]]:
+                         by: Optional[type], wanted: Optional[AbstractSet[Tuple[str, int]]] = None,
+                         /) -> Union[Dict[Any, List[Any]], List[Any], List[Message]]:
         """``consume(num_messages, 0)`` as ``_records(messages, cls, layout, names, by)``, without the
-        Messages; the Messages themselves when one carries an error (or some were kept from a call
-        that raised)."""
+        Messages; the Messages themselves when one carries an error, is of a partition not in
+        ``wanted`` (or some were kept from a call that raised)."""
 
 class ArrowBatch:
     """Consumed messages as Arrow columns (``Consumer.consume_arrow()``)."""

@@ -170,3 +170,25 @@ def test_getmany_stores_what_it_returned(mock_cluster: Any, topic: str) -> None:
         await consumer.stop()
 
     asyncio.run(main())
+
+
+def test_getmany_of_some_partitions_keeps_the_others(mock_cluster: Any, topic: str) -> None:
+    bootstrap = mock_cluster.bootstrap_servers
+    _fill(bootstrap, topic, 40)
+
+    async def main() -> None:
+        consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, auto_offset_reset="earliest")
+        await consumer.start()
+        tp0, tp1 = TopicPartition(topic, 0), TopicPartition(topic, 1)
+        consumer.assign([tp0, tp1])
+        seen = {tp0: [], tp1: []}  # type: ignore[var-annotated]
+        for tp in (tp0, tp1):
+            while len(seen[tp]) < 20:
+                batch = await consumer.getmany(tp, timeout_ms=5000, max_records=6)
+                assert set(batch) <= {tp}
+                seen[tp] += [r.offset for r in batch.get(tp, [])]
+        assert (await consumer.getmany(timeout_ms=200)) == {}
+        await consumer.stop()
+        assert seen == {tp0: list(range(20)), tp1: list(range(20))}
+
+    asyncio.run(main())

@@ -116,6 +116,27 @@ def test_an_error_event_gives_the_messages(filled: str, make_consumer: Callable)
     assert records + sum(1 for m in seen if m.error() is None) <= 8
 
 
+def test_a_partition_not_wanted_gives_the_messages(filled: str, make_consumer: Callable) -> None:
+    both = {(filled, 0), (filled, 1)}
+    got = _take_all(_assigned(make_consumer, filled), 8, Rec, LAYOUT, None, TP, frozenset(both))
+    assert sum(map(len, got.values())) == 8
+    c = _assigned(make_consumer, filled)
+    msgs: List[Message] = []
+    deadline = time.monotonic() + 30
+    while len(msgs) < 8 and time.monotonic() < deadline:
+        out = c._consume_records(8, Rec, LAYOUT, None, TP, {(filled, 0)})
+        if isinstance(out, dict):  # only partition 0's records were ready in this call
+            assert set(out) <= {TP(filled, 0)}
+            msgs += [Message(topic=r.topic, partition=r.partition, offset=r.offset) for rs in out.values()
+                     for r in rs]
+        else:
+            assert all(type(m) is Message and m.error() is None for m in out)
+            msgs += out
+    assert sorted((m.partition(), m.offset()) for m in msgs) == [(p, o) for p in (0, 1) for o in range(4)]
+    with pytest.raises(TypeError):
+        c._consume_records(8, Rec, LAYOUT, None, TP, [(filled, 0)])
+
+
 def test_nothing_ready_is_an_empty_dict_and_zero_asks_for_nothing(mock_cluster: Any, unique_topic: str,
                                                                   make_consumer: Callable) -> None:
     mock_cluster.create_topic(unique_topic, partitions=1)
@@ -128,6 +149,7 @@ def test_nothing_ready_is_an_empty_dict_and_zero_asks_for_nothing(mock_cluster: 
 @pytest.mark.parametrize("args, exc", [
     ((), TypeError),
     ((10, Rec, LAYOUT, None), TypeError),
+    ((10, Rec, LAYOUT, None, TP, None, 1), TypeError),
     ((-1, Rec, LAYOUT, None, TP), ValueError),
     ((1000001, Rec, LAYOUT, None, TP), ValueError),
     (("10", Rec, LAYOUT, None, TP), TypeError),

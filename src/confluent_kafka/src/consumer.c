@@ -521,14 +521,38 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
     return cfl_consumer_fetch(self, n, timeout_ms);
 }
 
-/* _consume_records(num_messages, cls, layout, names, by), all positional: what consume(num_messages, 0)
- * returns, as cimpl._records(messages, cls, layout, names, by) makes them records, without a
- * Message per record (the aiokafka facade's getmany()). Messages stashed by an earlier call that
- * raised, or a fetched one that carries an error, make it return the list of Messages itself
- * instead, as consume() would (the caller's general path). */
+/* Whether every fetched record is of a partition in `wanted` (a set of (topic, partition)
+ * tuples): one lookup per run of records of one partition. 1, 0, or -1 with an exception set. */
+static int all_wanted(Handle *self, rd_kafka_message_t **msgs, Py_ssize_t got, PyObject *wanted) {
+    for (Py_ssize_t i = 0; i < got; i++) {
+        if (i > 0 && msgs[i]->rkt == msgs[i - 1]->rkt && msgs[i]->partition == msgs[i - 1]->partition)
+            continue;
+        if (msgs[i]->rkt == NULL)
+            return 0;
+        PyObject *topic = record_topic(self, msgs[i]);
+        PyObject *key = topic != NULL ? Py_BuildValue("(Oi)", topic, (int)msgs[i]->partition) : NULL;
+        int in = key != NULL ? PySet_Contains(wanted, key) : -1;
+        Py_XDECREF(key);
+        if (in <= 0)
+            return in;
+    }
+    return 1;
+}
+
+/* _consume_records(num_messages, cls, layout, names, by, wanted=None), all positional: what
+ * consume(num_messages, 0) returns, as cimpl._records(messages, cls, layout, names, by) makes
+ * them records, without a Message per record (the aiokafka facade's getmany()). Messages stashed
+ * by an earlier call that raised, a fetched one that carries an error, or (with `wanted`, a set
+ * of (topic, partition) tuples) one of a partition not in it make it return the list of Messages
+ * itself instead, as consume() would (the caller's general path). */
 static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "_consume_records() takes 5 positional arguments (%zd given)", nargs);
+    if (nargs < 5 || nargs > 6) {
+        PyErr_Format(PyExc_TypeError, "_consume_records() takes 5 or 6 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *wanted = nargs > 5 && args[5] != Py_None ? args[5] : NULL;
+    if (wanted != NULL && !PyAnySet_Check(wanted)) {
+        PyErr_Format(PyExc_TypeError, "wanted must be a set or None, not %.100s", Py_TYPE(wanted)->tp_name);
         return NULL;
     }
     Py_ssize_t want;
@@ -553,6 +577,18 @@ static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, P
     int plain = rc >= 0;
     for (Py_ssize_t i = 0; plain && i < got; i++)
         plain = msgs[i]->err == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (plain && wanted != NULL && (plain = all_wanted(self, msgs, got, wanted)) < 0) {
+        /* The lookup raised: nothing is lost, the Messages wait for the next call. */
+        PyObject *exc = CFL_FETCH_EXC();
+        PyObject *kept = fetched_messages(self, PyList_New(0), msgs, got, 0);
+        if (kept != NULL) {
+            cfl_consumer_stash(self, kept, 1);
+            Py_DECREF(kept);
+        }
+        cfl_record_spec_release(&spec);
+        CFL_RESTORE_EXC(exc);
+        return NULL;
+    }
     if (plain) {
         out = cfl_records_of_fetched(self->st, &spec, msgs, got, record_topic, self, self->peek_headers);
         for (Py_ssize_t i = 0; i < got; i++)
@@ -1075,7 +1111,7 @@ static PyMethodDef Consumer_methods[] = {
      ":returns: a Message (check its error()), or None on timeout.\n"
      ":raises RuntimeError: when the client is closed.\n"},
     {"_consume_records", (PyCFunction)(void (*)(void))Consumer_consume_records, METH_FASTCALL,
-     "_consume_records($self, num_messages, cls, layout, names, by, /)\n--\n\nconsume(num_messages, 0) as cimpl._records(messages, cls, layout, names, by), without the Messages; the Messages when one carries an error (aiokafka facade)."},
+     "_consume_records($self, num_messages, cls, layout, names, by, wanted=None, /)\n--\n\nconsume(num_messages, 0) as cimpl._records(messages, cls, layout, names, by), without the Messages; the Messages when one carries an error or is of a partition not in wanted (aiokafka facade)."},
     {"consume", METH_FAST(Consumer_consume),
      "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."
      "\n\n"

@@ -808,13 +808,13 @@ class AIOKafkaConsumer:
         vd = self._value_deserializer
         out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]
         if not msgs:
-            plain = not self._held and not wanted and not self._paused
             try:
-                if plain and kd is None and vd is None:
+                if not self._held and not self._paused and kd is None and vd is None:
                     # The common case: the records made in C straight from librdkafka's, grouped
-                    # by partition (a dict); the Messages instead when one carries an error.
+                    # by partition (a dict); the Messages instead when one carries an error or
+                    # is of a partition not asked for (those wait in the buffer).
                     fetched: Any = await aio._fetch(self._c._consume_records, (
-                        limit, ConsumerRecord, _LAYOUT, _NAMES, TopicPartition), timeout_ms / 1000)
+                        limit, ConsumerRecord, _LAYOUT, _NAMES, TopicPartition, wanted or None), timeout_ms / 1000)
                 else:
                     fetched = await aio.consume(limit, timeout_ms / 1000)
             except RuntimeError:
@@ -823,7 +823,7 @@ class AIOKafkaConsumer:
                 if fetched:
                     self._store_grouped(fetched)
                 return fetched
-            if plain:
+            if not self._held and not wanted and not self._paused:
                 if kd is None and vd is None:
                     # Messages kept from a fetch that raised: all returned, built and grouped by
                     # partition in C (None: a message carries an error; the general path below).
