@@ -164,7 +164,7 @@ class AIOProducer:
 
         While an asyncio BaseEventLoop runs on the calling thread it is the running loop, so the
         loop bound last is recognized without asyncio.get_running_loop(), which asks the kernel
-        for the process id on every call."""
+        for the process id on every call up to CPython 3.11."""
         loop = self._loop
         if (self._exc is None and not self._closed and isinstance(loop, asyncio.BaseEventLoop)
                 and loop._thread_id == _thread_ident()):  # type: ignore[attr-defined]

@@ -290,7 +290,8 @@ class AIOKafkaProducer:
         self._produce_future = self._aio._p._produce_future
         # The loop send() made its last future on, when it is an asyncio BaseEventLoop with the
         # stock create_future(): while that loop runs on the calling thread it is the running loop,
-        # found without asyncio.get_running_loop() (which asks the kernel for the process id).
+        # found without asyncio.get_running_loop() (which asks the kernel for the process id on
+        # every call up to CPython 3.11).
         self._loop: Optional[_BaseEventLoop] = None
         self._unserved = 0  # messages sent since send() last served reports and yielded
 
