@@ -112,8 +112,8 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
 
 static int check(Handle *self) { return cfl_handle_check(self); }
 
-/* A Message for a fetched record, reusing the previous topic str while the name is the same. */
-/* The name of a record's topic (which has one), borrowed from the handle's cache of the last one. */
+/* The name of a record's topic (which has one), borrowed from the handle's cache of the last one:
+ * the previous topic str is reused while the name is the same. */
 static PyObject *record_topic(void *handle, const rd_kafka_message_t *rkm) {
     Handle *self = (Handle *)handle;
     const char *name = rd_kafka_topic_name(rkm->rkt);
@@ -127,6 +127,7 @@ static PyObject *record_topic(void *handle, const rd_kafka_message_t *rkm) {
     return self->last_topic;
 }
 
+/* A Message for a fetched record. */
 PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm) {
     PyObject *topic = NULL;
     if (rkm->rkt != NULL && (topic = record_topic(self, rkm)) == NULL)
