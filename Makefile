@@ -9,8 +9,11 @@
 #   make bench-spark  the Spark data source against upstream's mapInArrow pattern (bench/spark_bench.py)
 #   make docs    build the HTML documentation into build/docs
 #   make sanitize  the unit and mock tiers under ASan/UBSan/LSan (scripts/sanitize.sh)
+#   make tsan    the thread stress tests under ThreadSanitizer on a free-threaded CPython
+#                (scripts/tsan.sh; TSAN_PYTHON=path/to/python3.13t, with pytest installed)
 #   make wheel   sdist and a manylinux wheel with librdkafka bundled, in dist/ (no Docker needed)
-#   make matrix  build and run the unit + mock tiers on every pyenv CPython 3.9-3.13
+#   make matrix  build and run the unit + mock tiers on CPython 3.10-3.15 and 3.13t-3.15t
+#                (scripts/matrix.sh; interpreters pyenv lacks are built by scripts/install-python.sh)
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -41,7 +44,7 @@ PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.1
 SPARK_PEERS := pyspark==4.3.0 'pandas>=2.2,<3' 'pyarrow>=15'
 SPARK_BENCH_STAMP := $(BENCH_VENV)/.spark-stamp
 
-.PHONY: all deps build compat-venv programs demo test karapace-rest-proxy docs sanitize bench bench-quick bench-native bench-spark soak wheel matrix clean
+.PHONY: all deps build compat-venv programs demo test karapace-rest-proxy docs sanitize tsan bench bench-quick bench-native bench-spark soak wheel matrix clean
 
 all: build
 
@@ -102,7 +105,9 @@ docs: build
 wheel: deps
 	scripts/build-wheel.sh $(PY) dist
 
-# Every CPython 3.9-3.13 under pyenv, each in build/matrix/py3.X; prints a results table.
+# CPython 3.10-3.15 and the free-threaded 3.13t-3.15t, each in build/matrix/py3.X[t]; prints a
+# results table. pyenv's interpreters where it has them, else scripts/install-python.sh builds them
+# once into ~/.cache/confluent-kafka-pythons. Not part of `make test`.
 matrix: deps
 	scripts/matrix.sh
 
@@ -152,3 +157,11 @@ clean:
 # needs cmake). Not part of `make test`: it takes several minutes.
 sanitize: build
 	scripts/sanitize.sh $(PY) $(PYTEST_ARGS)
+
+# tests/mock/test_threads_stress.py against a ThreadSanitizer build of the extension, on a
+# free-threaded interpreter (python3.13t or later, with pytest: its own virtualenv, since this
+# one has a GIL). Fails on any report whose racing access is in src/confluent_kafka/src.
+# Not part of `make test`: it needs that interpreter and takes about a minute.
+TSAN_PYTHON ?=
+tsan:
+	scripts/tsan.sh "$(TSAN_PYTHON)" $(PYTEST_ARGS)

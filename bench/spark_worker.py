@@ -10,6 +10,14 @@ to the planned end offset with ``consume(num_messages)`` and builds an Arrow bat
 Message objects. Both read the same columns (Spark's Kafka schema without headers) and run the
 same aggregation over them.
 
+Both sides read every partition from offset 0 (the topics are fresh): the upstream pattern
+assigns offset 0, and the data source is given ``startingOffsets`` with offset 0 of each
+partition rather than left to ask the broker. tansu gives a produced batch its offsets before it
+stores it and answers ListOffsets(EARLIEST) with the batch it stored first; when two Spark tasks
+write a partition's first batches at once, that can be the second one, and a read from
+``earliest`` then skips the first (docs/reliability.md). Writes go on as before: several tasks
+into every partition.
+
 ``--client ours`` also times, ``--repeat`` times, the same DataFrame written to a Python data
 source whose Arrow writer drops every batch: Spark's own cost of handing rows to a Python
 sink, which no Python sink (this one or any other) can go below.
@@ -32,7 +40,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Dict, Iterator, List, Set
+from typing import Any, Dict, Iterable, Iterator, List, Set
 
 READ_DDL = ("key binary, value binary, topic string, partition int, offset long, "
             "timestamp timestamp, timestampType int")
@@ -58,6 +66,23 @@ def source_frame(spark: Any, rows: int, size: int, tasks: int) -> Any:
     return spark.range(0, rows, 1, tasks).selectExpr(f"cast(lpad(cast(id AS string), {size}, 'x') AS binary) AS value")
 
 
+def from_zero(topic: str, partitions: Iterable[Any]) -> str:
+    """``startingOffsets`` naming offset 0 of each partition of a fresh topic (see the module
+    docstring for why the start is said, not looked up)."""
+    return json.dumps({topic: {str(p): 0 for p in partitions}})
+
+
+def topic_partitions(bootstrap: str, topic: str) -> List[int]:
+    """The partition ids of ``topic``."""
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    try:
+        return sorted(admin.list_topics(topic, timeout=30).topics[topic].partitions)
+    finally:
+        admin.close()
+
+
 def aggregate(df: Any) -> List[Any]:
     """What both sides do with what they read: every column reaches Spark, then one row."""
     return df.selectExpr("count(*)", "sum(length(value))", "max(offset)", "count(DISTINCT partition)").collect()
@@ -78,7 +103,7 @@ def broker_view(bootstrap: str, topic: str, partitions: List[int]) -> Dict[str, 
         c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"bench-check-{topic}",
                       "enable.partition.eof": True, "enable.auto.commit": False})
         try:
-            listed = c.get_watermark_offsets(TopicPartition(topic, part), timeout=10)[1]
+            start, listed = c.get_watermark_offsets(TopicPartition(topic, part), timeout=10)
             c.assign([TopicPartition(topic, part, 0)])
             count, last, eof = 0, -1, False
             deadline = time.monotonic() + 120
@@ -92,7 +117,8 @@ def broker_view(bootstrap: str, topic: str, partitions: List[int]) -> Dict[str, 
                     ids.add((m.value() or b"").lstrip(b"x"))
             fetched = c.get_watermark_offsets(TopicPartition(topic, part), cached=True)[1]
             out[str(part)] = {"messages": count, "last_offset": last, "reached_end": eof,
-                              "list_offsets_end": listed, "fetch_high_watermark": fetched}
+                              "list_offsets_start": start, "list_offsets_end": listed,
+                              "fetch_high_watermark": fetched}
         finally:
             c.close()
     out["distinct_rows"] = len(ids)
@@ -108,7 +134,7 @@ def short_read_report(spark: Any, client: str, bootstrap: str, topic: str, ends:
                               "broker": broker_view(bootstrap, topic, sorted(int(p) for p in ends))}
     if client == "ours":
         again = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
-            .option("subscribe", topic).load().groupBy("partition") \
+            .option("subscribe", topic).option("startingOffsets", from_zero(topic, ends)).load().groupBy("partition") \
             .agg({"*": "count", "offset": "max"}).collect()
         report["second_read"] = {str(r["partition"]): {"rows": r["count(1)"], "max_offset": r["max(offset)"]}
                                  for r in again}
@@ -152,7 +178,7 @@ def ours_write(spark: Any, df: Any, bootstrap: str, topic: str) -> None:
 
 def ours_read(spark: Any, bootstrap: str, topic: str, ends: Dict[str, int]) -> List[Any]:
     return aggregate(spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap)
-                     .option("subscribe", topic).load())
+                     .option("subscribe", topic).option("startingOffsets", from_zero(topic, ends)).load())
 
 
 # ---- upstream: the hand-written pattern -------------------------------------------------------
@@ -257,18 +283,19 @@ def avro_options(bootstrap: str, registry_url: str) -> Dict[str, str]:
     return {"kafka.bootstrap.servers": bootstrap, "schema.registry.url": registry_url}
 
 
-def avro_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def avro_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
-                          .option("subscribe", topic).option("valueFormat", "avro").load())
+                          .option("subscribe", topic).option("startingOffsets", start)
+                          .option("valueFormat", "avro").load())
 
 
-def avro_read_binary(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def avro_read_binary(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     """The same topic read as bytes, nothing decoded: what reading costs before any decoding."""
     return aggregate(spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap)
-                     .option("subscribe", topic).load())
+                     .option("subscribe", topic).option("startingOffsets", start).load())
 
 
-def avro_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def avro_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     """Spark's own pattern without the spark-avro jar: strip the 5-byte header with
     ``substring(value, 6)`` and decode the rest with one fixed schema (the subject's latest) in
     a pandas UDF (Arrow-backed) calling fastavro per record, as ``from_avro`` would with
@@ -301,33 +328,35 @@ def avro_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str) -> 
     decode = pandas_udf(decode_batch, value_type)  # type: ignore[call-overload]
 
     raw = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
-        .option("subscribe", topic).load()
+        .option("subscribe", topic).option("startingOffsets", start).load()
     return avro_aggregate(raw.select(decode(expr("substring(value, 6)")).alias("value")))
 
 
-def json_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def json_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
-                          .option("subscribe", topic).option("valueFormat", "json").load())
+                          .option("subscribe", topic).option("startingOffsets", start)
+                          .option("valueFormat", "json").load())
 
 
-def json_read_from_json(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def json_read_from_json(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     """The pattern of Spark users: strip the 5-byte header with ``substring(value, 6)``, then
     Spark's own ``from_json`` (in the JVM) with the column's type."""
     from pyspark.sql.functions import expr, from_json
 
     value_type = avro_frame(spark, 1, 1).schema["value"].dataType
     raw = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
-        .option("subscribe", topic).load()
+        .option("subscribe", topic).option("startingOffsets", start).load()
     return avro_aggregate(raw.select(from_json(expr("cast(substring(value, 6) AS string)"), value_type)
                                      .alias("value")))
 
 
-def protobuf_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def protobuf_read_ours(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     return avro_aggregate(spark.read.format("confluent_kafka").options(**avro_options(bootstrap, registry_url))
-                          .option("subscribe", topic).option("valueFormat", "protobuf").load())
+                          .option("subscribe", topic).option("startingOffsets", start)
+                          .option("valueFormat", "protobuf").load())
 
 
-def protobuf_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str) -> List[Any]:
+def protobuf_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str, start: str) -> List[Any]:
     """The pattern of Spark users without spark-protobuf's jar (not in the pyspark wheel, and
     nothing offline provides it): strip the 5-byte header and the one-byte message index with
     ``substring(value, 7)``, then a pandas UDF (Arrow-backed) parsing each record with the
@@ -362,7 +391,7 @@ def protobuf_read_udf(spark: Any, bootstrap: str, registry_url: str, topic: str)
     decode_batch.__annotations__ = {"payloads": pd.Series, "return": pd.DataFrame}
     decode = pandas_udf(decode_batch, value_type)  # type: ignore[call-overload]
     raw = spark.read.format("confluent_kafka").option("kafka.bootstrap.servers", bootstrap) \
-        .option("subscribe", topic).load()
+        .option("subscribe", topic).option("startingOffsets", start).load()
     return avro_aggregate(raw.select(decode(expr("substring(value, 7)")).alias("value")))
 
 
@@ -396,7 +425,8 @@ def avro_main(args: argparse.Namespace) -> None:
 
     write(warm, topics[0])
     for read in reads.values():
-        read(spark, args.bootstrap, args.registry_url, topics[0])
+        read(spark, args.bootstrap, args.registry_url, topics[0],
+             from_zero(topics[0], topic_partitions(args.bootstrap, topics[0])))
     results: Dict[str, Any] = {"client": fmt, "rows": args.rows, "startup_seconds": startup,
                                "write_seconds": [], **{f"read_{k}_seconds": [] for k in reads}}
     want = None
@@ -404,9 +434,10 @@ def avro_main(args: argparse.Namespace) -> None:
         t = time.monotonic()
         write(df, topic)
         results["write_seconds"].append(time.monotonic() - t)
+        start = from_zero(topic, topic_partitions(args.bootstrap, topic))  # untimed, as the harness's ends
         for name, read in reads.items():
             t = time.monotonic()
-            (row,) = read(spark, args.bootstrap, args.registry_url, topic)
+            (row,) = read(spark, args.bootstrap, args.registry_url, topic, start)
             results[f"read_{name}_seconds"].append(time.monotonic() - t)
             if row[0] != args.rows:
                 raise SystemExit(f"{name}: read back {row[0]} rows, wanted {args.rows}")

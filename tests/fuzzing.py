@@ -2,6 +2,8 @@
 
 * ``EXAMPLES``: examples per fuzz test, from ``CFL_FUZZ_EXAMPLES`` (default 40, enough for
   every strategy to reach its edge cases; set e.g. 5000 for a long run).
+* ``FUZZ_SETTINGS``: the same examples on every run (derandomized), so the suite passes or fails
+  the same way each time; ``CFL_FUZZ_RANDOM=1`` draws new ones, for long runs hunting new cases.
 * ``DOCUMENTED``: the exceptions the public API documents for bad input.
 * ``fuzz_call``: run one call under a watchdog, count it, and let only documented exceptions
   through; anything else, and any call still running after ``HANG_SECONDS``, fails the test.
@@ -27,8 +29,9 @@ DOCUMENTED = (TypeError, ValueError, OverflowError, UnicodeError, KafkaException
               NotImplementedError)
 CASES: Counter[str] = collections.Counter()
 
+RANDOM = os.environ.get("CFL_FUZZ_RANDOM") == "1"
 FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                         suppress_health_check=list(HealthCheck))
+                         derandomize=not RANDOM, suppress_health_check=list(HealthCheck))
 
 
 class Hang(Exception):

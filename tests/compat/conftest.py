@@ -72,7 +72,7 @@ class Sides:
         The first call runs every module on both sides, a few at a time: most scenarios wait on
         timeouts against an unreachable broker, so running them side by side costs little CPU."""
         if not self.cache:
-            modules = sorted(path.stem for path in (HERE / "scenarios").glob("*.py"))
+            modules = sorted(path.stem for path in (HERE / "scenarios").glob("[!_]*.py"))  # _x.py: helpers
             if any(needs_broker(m) for m in modules):
                 self.bootstrap()  # start the broker (a fixture) on this thread, before the pool
             jobs = [(side, m) for m in modules for side in self.pythons]

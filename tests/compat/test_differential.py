@@ -23,7 +23,8 @@ SCENARIOS = pathlib.Path(__file__).resolve().parent / "scenarios"
 
 def _load(path: pathlib.Path) -> Any:
     # Imported under a private name: scenario modules only define functions (some in a loop).
-    sys.path.insert(0, str(SCENARIOS.parent))
+    # Both folders on the path, as the runner has them: observe.py, and the _helpers beside the modules.
+    sys.path[:0] = [str(SCENARIOS.parent), str(SCENARIOS)]
     try:
         spec = importlib.util.spec_from_file_location(f"_compat_scenarios_{path.stem}", path)
         module = importlib.util.module_from_spec(spec)
@@ -31,10 +32,12 @@ def _load(path: pathlib.Path) -> Any:
         return module
     finally:
         sys.path.remove(str(SCENARIOS.parent))
+        sys.path.remove(str(SCENARIOS))
 
 
 def _functions(prefix: str) -> list[tuple[str, str]]:
-    return [(path.stem, name) for path in sorted(SCENARIOS.glob("*.py"))
+    # A module whose name starts with "_" holds helpers the scenario modules share, not scenarios.
+    return [(path.stem, name) for path in sorted(SCENARIOS.glob("[!_]*.py"))
             for name in sorted(vars(_load(path))) if name.startswith(prefix)]
 
 

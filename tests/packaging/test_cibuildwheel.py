@@ -1,6 +1,6 @@
 """The cibuildwheel configuration in pyproject.toml validates offline and selects every wheel
-the project promises: CPython 3.9-3.13 on Linux (manylinux and musllinux, x86_64 and aarch64),
-macOS (x86_64 and arm64) and Windows (AMD64)."""
+the project promises: CPython 3.10-3.15 and the free-threaded 3.14t and 3.15t on Linux
+(manylinux and musllinux, x86_64 and aarch64), macOS (x86_64 and arm64) and Windows (AMD64)."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ import pytest
 
 from dist_tools import ROOT, min_librdkafka
 
-PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313"]
+PYTHONS = ["cp310", "cp311", "cp312", "cp313", "cp314", "cp314t", "cp315", "cp315t"]
 EXPECTED = {
     "linux": {f"{py}-{libc}_{arch}" for py in PYTHONS for libc in ("manylinux", "musllinux")
               for arch in ("x86_64", "aarch64")},
@@ -26,7 +26,7 @@ def cibuildwheel() -> List[str]:
     exe = shutil.which("cibuildwheel", path=os.path.dirname(sys.executable))
     if exe is None:
         if sys.version_info < (3, 11):
-            pytest.skip("cibuildwheel 3.x runs on Python >= 3.11 (the packaging extra skips it)")
+            pytest.skip("cibuildwheel 4.x runs on Python >= 3.11 (the packaging extra skips it)")
         pytest.fail("cibuildwheel missing: pip install -e '.[packaging]'")
     return [exe]
 

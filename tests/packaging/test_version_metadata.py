@@ -19,7 +19,7 @@ def test_wheel_and_sdist_metadata_carry_the_package_version(dist: Dist) -> None:
     assert headers["Name"] == "confluent-kafka" or headers["Name"] == "confluent_kafka"
     assert headers["Version"] == __version__
     assert headers["License-Expression"] == "Apache-2.0"
-    assert headers["Requires-Python"] == ">=3.9"
+    assert headers["Requires-Python"] == ">=3.10"
     with tarfile.open(dist.sdist) as t:
         member = t.extractfile(f"confluent_kafka-{__version__}/PKG-INFO")
         assert member is not None

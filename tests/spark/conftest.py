@@ -2,10 +2,24 @@
 loopback, with the Kafka data source registered, talking to the session's tansu broker.
 
 Tests under tests/spark are marked ``spark``.
+
+Concurrent writers and tansu (see docs/reliability.md, "tansu 0.6 and concurrent producers"):
+tansu gives a produced batch its offsets first and stores it afterwards, and it answers
+ListOffsets(EARLIEST) with the batch it stored first. When two producers (two Spark tasks)
+write the first batches of a partition at the same moment, the batch at offset 0 can be stored
+second, and tansu then names the other batch's offset as the partition's start: a read from
+``earliest`` (the default of every batch read) silently skips the batch at 0. A reader that
+fetches while several producers write the same partition can skip a batch the same way. So a
+test here whose reads resolve ``earliest`` writes each partition's first rows from one task
+(one Spark task, or one task per Kafka partition), or seeds every partition from one producer
+before writing concurrently; and reads that only check what a write left (``read_topic``,
+``from_zero``) start at offset 0, which is where every fresh topic starts. Live reads never run
+beside two writers of one partition.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import sys
@@ -14,7 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+from confluent_kafka import Consumer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is in the test extra: pip install -e '.[test]'")
@@ -90,14 +104,28 @@ def kafka_options(kafka_bootstrap: str) -> Dict[str, str]:
 
 
 @pytest.fixture
+def from_zero() -> Callable[[str, int], str]:
+    """``from_zero(topic, partitions)``: ``startingOffsets`` JSON naming offset 0 of every
+    partition of a fresh topic, for reads that check what concurrent Spark tasks wrote, where
+    tansu's ListOffsets(EARLIEST) cannot be trusted (see the module docstring)."""
+
+    def starting(topic: str, partitions: int) -> str:
+        return json.dumps({topic: {str(p): 0 for p in range(partitions)}})
+
+    return starting
+
+
+@pytest.fixture
 def read_topic(kafka_bootstrap: str) -> Callable[..., List[Dict[str, Any]]]:
     """``read_topic(topic, partitions, count)``: the first ``count`` messages of the topic, read
-    outside Spark with consume_arrow, as dicts (key, value, partition, offset, headers)."""
+    outside Spark with consume_arrow, as dicts (key, value, partition, offset, headers). Each
+    partition is read from offset 0, not from what ListOffsets(EARLIEST) answers (see the module
+    docstring): the topics are fresh."""
 
     def read(topic: str, partitions: int, count: int, timeout: float = 60.0) -> List[Dict[str, Any]]:
         c = Consumer({"bootstrap.servers": kafka_bootstrap, "group.id": "spark-tests-check",
                       "enable.auto.commit": False})
-        c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
+        c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
         rows: List[Dict[str, Any]] = []
         deadline = time.monotonic() + timeout
         try:

@@ -35,7 +35,9 @@ def test_broker_gone_fails_the_task_naming_the_kafka_error(spark: Any, tmp_path:
 def test_transactional_write_commits_every_task(spark: Any, new_topic: Callable[..., str],
                                                 kafka_options: Dict[str, str], unique_topic: str) -> None:
     topic = new_topic(2)
-    df = spark.range(3000).selectExpr("cast(id % 2 AS int) AS partition", "cast(id AS string) AS value")
+    # two tasks, each with its own partition (tansu and two writers at a partition's start: see
+    # conftest.py)
+    df = spark.range(0, 3000, 1, 2).selectExpr("cast(id div 1500 AS int) AS partition", "cast(id AS string) AS value")
     for round_ in range(2):  # the second round reuses each worker's transactional producer
         (df.write.format(FORMAT).options(**kafka_options).option("topic", topic)
          .option("transactionalIdPrefix", unique_topic).mode("append").save())

@@ -138,8 +138,10 @@ def test_streaming_read_decodes_micro_batches(spark: Any, new_topic: Callable[..
 def test_write_struct_columns_auto_registers_and_reads_back(spark: Any, new_topic: Callable[..., str],
                                                             kafka_bootstrap: str, registry: Any,
                                                             sr_options: Dict[str, str],
-                                                            read_topic: Callable[..., List[Dict[str, Any]]]) -> None:
+                                                            read_topic: Callable[..., List[Dict[str, Any]]],
+                                                            from_zero: Callable[[str, int], str]) -> None:
     topic = new_topic(2)
+    start = from_zero(topic, 2)  # two tasks write both partitions at once (tansu: see conftest.py)
     df = spark.range(1000).selectExpr(
         "cast(id AS string) AS key",
         "named_struct('id', id, 'name', CASE WHEN id % 7 = 0 THEN NULL ELSE concat('n', id) END,"
@@ -164,7 +166,7 @@ def test_write_struct_columns_auto_registers_and_reads_back(spark: Any, new_topi
     assert sorted(r["key"] for r in raw) == sorted(str(i).encode() for i in range(1000))  # keys stay binary
 
     # and back through Spark: the same rows
-    back = load(spark, sr_options, subscribe=topic, valueFormat="avro").select("value.*")
+    back = load(spark, sr_options, subscribe=topic, valueFormat="avro", startingOffsets=start).select("value.*")
     assert sorted(back.collect()) == sorted(df.select("value.*").collect())
 
     # a write with the given schema id does not register anything new
@@ -172,7 +174,7 @@ def test_write_struct_columns_auto_registers_and_reads_back(spark: Any, new_topi
     (df.limit(10).write.format(FORMAT).options(**sr_options).option("topic", topic).option("valueFormat", "avro")
      .option("valueSchemaId", str(registered.schema_id)).mode("append").save())
     assert registry.get_versions(f"{topic}-value") == versions
-    assert load(spark, sr_options, subscribe=topic, valueFormat="avro").count() == 1010
+    assert load(spark, sr_options, subscribe=topic, valueFormat="avro", startingOffsets=start).count() == 1010
 
 
 def test_write_refuses_a_column_that_does_not_fit_the_given_schema(spark: Any, registry: Any, unique_topic: str,
@@ -240,21 +242,24 @@ def test_unknown_formats_are_refused_before_any_task(spark: Any, sr_options: Dic
 
 
 def test_function_api_writes_and_reads_avro(spark: Any, new_topic: Callable[..., str],
-                                            sr_options: Dict[str, str]) -> None:
+                                            sr_options: Dict[str, str],
+                                            from_zero: Callable[[str, int], str]) -> None:
     from confluent_kafka.spark import read, write
 
     topic = new_topic(2)
     df = spark.range(300).selectExpr("named_struct('id', id, 'day', date_add(date'2024-01-01', cast(id AS int)),"
                                      " 'kv', map('k', cast(id AS string))) AS value")
     assert write(df, topic=topic, options=sr_options, valueFormat="avro") == 300
-    got = read(spark, sr_options, subscribe=topic, valueFormat="avro")
+    # two tasks wrote both partitions at once: read from offset 0 (tansu: see conftest.py)
+    got = read(spark, sr_options, subscribe=topic, valueFormat="avro", startingOffsets=from_zero(topic, 2))
     assert got.schema["value"].dataType.simpleString() == "struct<id:bigint,day:date,kv:map<string,string>>"
     assert sorted(got.select("value.*").collect()) == sorted(df.select("value.*").collect())
 
 
 def test_schema_id_in_headers_is_written_and_read_back(spark: Any, new_topic: Callable[..., str],
                                                        kafka_bootstrap: str, registry: Any,
-                                                       sr_options: Dict[str, str]) -> None:
+                                                       sr_options: Dict[str, str],
+                                                       from_zero: Callable[[str, int], str]) -> None:
     """The header framing with classic ids (Karapace has no guids): a write puts the id in the
     ``__value_schema_id`` header, the library's deserializer and a Spark read (the dual
     deserializer, without includeHeaders) read it; a guid write is refused before any task."""
@@ -286,7 +291,8 @@ def test_schema_id_in_headers_is_written_and_read_back(spark: Any, new_topic: Ca
         got = deser(r["value"], SerializationContext(topic, MessageField.VALUE, headers))
         assert got["name"] == f"name{got['id']}"
 
-    back = load(spark, sr_options, subscribe=topic, valueFormat="avro")
+    # two tasks wrote the partition's first rows at once: from offset 0 (tansu: see conftest.py)
+    back = load(spark, sr_options, subscribe=topic, valueFormat="avro", startingOffsets=from_zero(topic, 1))
     assert "headers" not in back.columns
     assert sorted(back.select("value.*").collect()) == sorted(df.select("value.*").collect())
     with pytest.raises(Exception, match=r"offset \d+: the value starts with byte 0x[0-9a-f]{2}, not the Schema"):

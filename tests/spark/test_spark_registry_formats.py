@@ -81,7 +81,8 @@ def collect_stream(spark: Any, options: Dict[str, str], checkpoint: str, columns
 
 def test_json_read_batch_and_streaming_write_back(spark: Any, new_topic: Callable[..., str], kafka_bootstrap: str,
                                                   registry: Any, sr_options: Dict[str, str], tmp_path: Any,
-                                                  read_topic: Callable[..., List[Dict[str, Any]]]) -> None:
+                                                  read_topic: Callable[..., List[Dict[str, Any]]],
+                                                  from_zero: Callable[[str, int], str]) -> None:
     topic = new_topic(2)
     ser = JSONSerializer(json.dumps(USER), registry)
     produce(kafka_bootstrap, topic, ser, [user(i) for i in range(400)], 2)
@@ -112,7 +113,10 @@ def test_json_read_batch_and_streaming_write_back(spark: Any, new_topic: Callabl
     plain = JSONDeserializer(None, schema_registry_client=registry)
     first = plain(raw[0]["value"], SerializationContext(out, MessageField.VALUE))
     assert set(first) == {"id", "name", "joined", "tags", "address"}
-    back = spark.read.format(FORMAT).options(**sr_options, subscribe=out, valueFormat="json").load()
+    # the two tasks of the write-back wrote both partitions at once: from offset 0 (tansu: see
+    # conftest.py)
+    back = spark.read.format(FORMAT).options(**sr_options, subscribe=out, valueFormat="json",
+                                             startingOffsets=from_zero(out, 2)).load()
     assert back.schema["value"] == df.schema["value"]
     assert sorted(back.select("value.*").collect()) == sorted(df.select("value.*").collect())
 
@@ -140,7 +144,8 @@ def order(i: int) -> Any:
 def test_protobuf_read_batch_and_streaming_write_back(spark: Any, new_topic: Callable[..., str],
                                                       kafka_bootstrap: str, registry: Any,
                                                       sr_options: Dict[str, str], tmp_path: Any,
-                                                      read_topic: Callable[..., List[Dict[str, Any]]]) -> None:
+                                                      read_topic: Callable[..., List[Dict[str, Any]]],
+                                                      from_zero: Callable[[str, int], str]) -> None:
     topic = new_topic(2)
     ser = ProtobufSerializer(order_types()["Order"], registry, {"use.deprecated.format": False})
     produce(kafka_bootstrap, topic, ser, [order(i) for i in range(400)], 2)
@@ -176,7 +181,9 @@ def test_protobuf_read_batch_and_streaming_write_back(spark: Any, new_topic: Cal
                            "x -> x.sku), 'attrs', value.attrs) AS value")
     shaped.write.format(FORMAT).options(**sr_options, topic=derived, valueFormat="protobuf").mode("append").save()
     assert registry.get_latest_version(f"{derived}-value").schema.schema_type == "PROTOBUF"
-    back = spark.read.format(FORMAT).options(**sr_options, subscribe=derived, valueFormat="protobuf").load()
+    # written by two tasks at once: from offset 0 (tansu: see conftest.py)
+    back = spark.read.format(FORMAT).options(**sr_options, subscribe=derived, valueFormat="protobuf",
+                                             startingOffsets=from_zero(derived, 1)).load()
     assert back.schema["value"].dataType.simpleString() == \
         "struct<id:bigint,when:timestamp,skus:array<string>,attrs:map<string,string>>"
     assert sorted(back.select("value.*").collect()) == sorted(shaped.select("value.*").collect())

@@ -24,7 +24,8 @@ def test_save_modes_are_those_of_sparks_kafka_sink(spark: Any, new_topic: Callab
     from pyspark.errors import AnalysisException
 
     topic = new_topic(1)
-    df = spark.createDataFrame([("a",), ("b",)], "value string")
+    # one task: two would write the partition's first rows at once (tansu: see conftest.py)
+    df = spark.createDataFrame([("a",), ("b",)], "value string").coalesce(1)
     writer = lambda: df.write.format(FORMAT).options(**kafka_options).option("topic", topic)  # noqa: E731
     writer().save()  # the default mode, ErrorIfExists, appends as with Spark's Kafka sink
     writer().mode("errorifexists").save()
@@ -72,7 +73,9 @@ def test_writes_from_worker_threads(spark: Any, new_topic: Callable[..., str], k
 def test_a_kafka_read_is_written_back_as_it_is(spark: Any, new_topic: Callable[..., str],
                                                  kafka_options: Dict[str, str]) -> None:
     source, copy = new_topic(2, "-src"), new_topic(2, "-copy")
-    rows = spark.range(40).selectExpr(
+    # one task writes the source (tansu and concurrent first writes: see conftest.py); the copy
+    # is written by one task per source partition, each into its own partition
+    rows = spark.range(0, 40, 1, 1).selectExpr(
         "cast(id % 2 AS int) AS partition", "cast(concat('k', id) AS binary) AS key", "cast(id AS string) AS value",
         "array(named_struct('key', 'n', 'value', cast(cast(id AS string) AS binary))) AS headers",
         "timestamp_millis(1700000000000 + id) AS timestamp")

@@ -3,7 +3,6 @@ subject name strategies, registration settings, schema evolution on read, and ba
 
 from __future__ import annotations
 
-import asyncio
 import json
 import pickle
 import struct
@@ -13,11 +12,11 @@ import pytest
 
 pytest.importorskip("fastavro", reason="the avro extra is not installed")
 
+from serde_sides import SerdeSide, side_fixture  # noqa: E402
+
 from confluent_kafka.schema_registry import (  # noqa: E402
-    AsyncSchemaRegistryClient,
     Schema,
     SchemaReference,
-    SchemaRegistryClient,
     SchemaRegistryError,
     header_schema_id_serializer,
     record_subject_name_strategy,
@@ -36,39 +35,21 @@ USER = ('{"type":"record","name":"User","namespace":"ex","fields":[{"name":"name
         '{"name":"age","type":"int"}]}')
 USER_V2 = ('{"type":"record","name":"User","namespace":"ex","fields":[{"name":"name","type":"string"},'
            '{"name":"age","type":"int"},{"name":"email","type":"string","default":"none"}]}')
-VALUE = SerializationContext("users", MessageField.VALUE)
 
 
-class Side:
-    """Builds serdes and runs them, sync or async."""
+class Side(SerdeSide):
+    """The Avro serdes, sync or async."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.loop = asyncio.new_event_loop()
-        self.client = (SchemaRegistryClient if kind == "sync" else AsyncSchemaRegistryClient).new_client(
-            {"url": "mock://avro"})
-
-    def run(self, value: Any) -> Any:
-        return self.loop.run_until_complete(value) if asyncio.iscoroutine(value) else value
+    url = "mock://avro"
 
     def serializer(self, *args: Any, **kwargs: Any) -> Callable[..., Any]:
-        made = self.run((AvroSerializer if self.kind == "sync" else AsyncAvroSerializer)(self.client, *args, **kwargs))
-        return lambda obj, ctx=VALUE: self.run(made(obj, ctx))
+        return self.bound(self.pick(AvroSerializer, AsyncAvroSerializer)(self.client, *args, **kwargs))
 
     def deserializer(self, *args: Any, **kwargs: Any) -> Callable[..., Any]:
-        made = self.run((AvroDeserializer if self.kind == "sync" else AsyncAvroDeserializer)(self.client, *args,
-                                                                                           **kwargs))
-        return lambda data, ctx=VALUE: self.run(made(data, ctx))
-
-    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        return self.run(getattr(self.client, name)(*args, **kwargs))
+        return self.bound(self.pick(AvroDeserializer, AsyncAvroDeserializer)(self.client, *args, **kwargs))
 
 
-@pytest.fixture(params=["sync", "async"])
-def side(request: pytest.FixtureRequest) -> Any:
-    made = Side(request.param)
-    yield made
-    made.loop.close()
+side = side_fixture(Side)
 
 
 def test_round_trip_with_prefix_framing(side: Side) -> None:

@@ -3,7 +3,6 @@ framing, validation, references, subject name strategies, registration settings,
 
 from __future__ import annotations
 
-import asyncio
 import json
 import pickle
 import struct
@@ -13,10 +12,11 @@ import pytest
 
 pytest.importorskip("jsonschema", reason="the json extra is not installed")
 
+from serde_sides import SerdeSide, side_fixture  # noqa: E402
+
 from confluent_kafka import SerializingProducer  # noqa: E402
 from confluent_kafka.error import ValueSerializationError  # noqa: E402
 from confluent_kafka.schema_registry import (  # noqa: E402
-    AsyncSchemaRegistryClient,
     Metadata,
     MetadataProperties,
     Schema,
@@ -42,41 +42,23 @@ USER = json.dumps({"title": "User", "type": "object", "properties": {
 USER_V2 = json.dumps({"title": "User", "type": "object", "properties": {
     "name": {"type": "string"}, "age": {"type": "integer"}, "email": {"type": "string"}},
     "required": ["name", "email"]})
-VALUE = SerializationContext("users", MessageField.VALUE)
 
 
-class Side:
-    """Builds serdes and runs them, sync or async."""
+class Side(SerdeSide):
+    """The JSON Schema serdes, sync or async."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.loop = asyncio.new_event_loop()
-        self.client = (SchemaRegistryClient if kind == "sync" else AsyncSchemaRegistryClient).new_client(
-            {"url": "mock://json"})
-
-    def run(self, value: Any) -> Any:
-        return self.loop.run_until_complete(value) if asyncio.iscoroutine(value) else value
+    url = "mock://json"
 
     def serializer(self, schema: Any = USER, **kwargs: Any) -> Callable[..., Any]:
-        cls = JSONSerializer if self.kind == "sync" else AsyncJSONSerializer
-        made = self.run(cls(schema, kwargs.pop("client", self.client), **kwargs))
-        return lambda obj, ctx=VALUE: self.run(made(obj, ctx))
+        client = kwargs.pop("client", self.client)
+        return self.bound(self.pick(JSONSerializer, AsyncJSONSerializer)(schema, client, **kwargs))
 
     def deserializer(self, schema: Any = None, **kwargs: Any) -> Callable[..., Any]:
-        cls = JSONDeserializer if self.kind == "sync" else AsyncJSONDeserializer
         kwargs.setdefault("schema_registry_client", self.client)
-        made = self.run(cls(schema, **kwargs))
-        return lambda data, ctx=VALUE: self.run(made(data, ctx))
-
-    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        return self.run(getattr(self.client, name)(*args, **kwargs))
+        return self.bound(self.pick(JSONDeserializer, AsyncJSONDeserializer)(schema, **kwargs))
 
 
-@pytest.fixture(params=["sync", "async"])
-def side(request: pytest.FixtureRequest) -> Any:
-    made = Side(request.param)
-    yield made
-    made.loop.close()
+side = side_fixture(Side)
 
 
 def test_round_trip_with_prefix_framing(side: Side) -> None:

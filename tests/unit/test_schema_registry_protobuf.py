@@ -5,7 +5,6 @@ built from descriptors at run time (tests/protobuf_types.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import struct
@@ -17,10 +16,9 @@ import pytest
 pytest.importorskip("google.protobuf", reason="the protobuf extra is not installed")
 
 from protobuf_types import types  # noqa: E402
+from serde_sides import SerdeSide, side_fixture  # noqa: E402
 
 from confluent_kafka.schema_registry import (  # noqa: E402
-    AsyncSchemaRegistryClient,
-    SchemaRegistryClient,
     SchemaRegistryError,
     header_schema_id_serializer,
     record_subject_name_strategy,
@@ -41,7 +39,6 @@ from confluent_kafka.serialization import MessageField, SerializationContext, Se
 
 T = types()
 User, Other, Nick, Address, UserV2 = T["User"], T["Other"], T["Nick"], T["Address"], T["UserV2"]
-VALUE = SerializationContext("users", MessageField.VALUE)
 
 
 def _user() -> Any:
@@ -51,37 +48,20 @@ def _user() -> Any:
     return user
 
 
-class Side:
-    """Builds serdes and runs them, sync or async."""
+class Side(SerdeSide):
+    """The Protobuf serdes, sync or async."""
 
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.loop = asyncio.new_event_loop()
-        self.client = (SchemaRegistryClient if kind == "sync" else AsyncSchemaRegistryClient).new_client(
-            {"url": "mock://protobuf"})
-
-    def run(self, value: Any) -> Any:
-        return self.loop.run_until_complete(value) if asyncio.iscoroutine(value) else value
+    url = "mock://protobuf"
 
     def serializer(self, msg_type: Any = User, conf: Any = None) -> Callable[..., Any]:
-        cls = ProtobufSerializer if self.kind == "sync" else AsyncProtobufSerializer
-        made = self.run(cls(msg_type, self.client, conf))
-        return lambda obj, ctx=VALUE: self.run(made(obj, ctx))
+        return self.bound(self.pick(ProtobufSerializer, AsyncProtobufSerializer)(msg_type, self.client, conf))
 
     def deserializer(self, msg_type: Any = User, conf: Any = None, client: Any = True) -> Callable[..., Any]:
-        cls = ProtobufDeserializer if self.kind == "sync" else AsyncProtobufDeserializer
-        made = self.run(cls(msg_type, conf, self.client if client is True else client))
-        return lambda data, ctx=VALUE: self.run(made(data, ctx))
-
-    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        return self.run(getattr(self.client, name)(*args, **kwargs))
+        return self.bound(self.pick(ProtobufDeserializer, AsyncProtobufDeserializer)(
+            msg_type, conf, self.client if client is True else client))
 
 
-@pytest.fixture(params=["sync", "async"])
-def side(request: pytest.FixtureRequest) -> Any:
-    made = Side(request.param)
-    yield made
-    made.loop.close()
+side = side_fixture(Side)
 
 
 def test_round_trip_registers_the_file_and_its_imports(side: Side) -> None:

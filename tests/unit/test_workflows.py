@@ -1,5 +1,5 @@
 """The GitHub Actions workflows parse and keep the jobs the project relies on: the test suite
-on push, the CPython 3.9-3.13 matrix, and wheels for every platform plus the sdist."""
+on push, the CPython 3.10-3.15 matrix (free-threaded 3.14t and 3.15t too), and wheels for every platform plus the sdist."""
 from __future__ import annotations
 
 import pathlib
@@ -9,7 +9,7 @@ import pytest
 import yaml  # PyYAML, in the test extra
 
 WORKFLOWS = pathlib.Path(__file__).resolve().parents[2] / ".github" / "workflows"
-PYTHONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
+PYTHONS = ["3.10", "3.11", "3.12", "3.13", "3.14", "3.14t", "3.15", "3.15t"]
 
 
 def load(name: str) -> Dict[Any, Any]:

@@ -61,19 +61,17 @@ static void future_fail_current(PyObject *fut) {
     }
 }
 
-/* Take the pending future registered under `ptr`, or NULL (new reference). GIL held. */
+/* Take the pending future registered under `ptr`, or NULL (new reference). GIL held. One step,
+ * so that close() failing every pending future on another thread never meets it half taken. */
 static PyObject *pending_pop(AdminObject *self, void *ptr) {
     if (self->pending == NULL)
         return NULL;
     PyObject *key = PyLong_FromVoidPtr(ptr);
     if (key == NULL)
         return NULL;
-    PyObject *fut = PyDict_GetItemWithError(self->pending, key);
-    if (fut != NULL) {
-        Py_INCREF(fut);
-        if (PyDict_DelItem(self->pending, key) < 0)
-            PyErr_Clear();
-    }
+    PyObject *fut;
+    if (cfl_dict_pop(self->pending, key, &fut) < 0)
+        PyErr_Clear();
     Py_DECREF(key);
     return fut;
 }
@@ -89,10 +87,19 @@ static int pending_add(AdminObject *self, PyObject *fut) {
 
 /* Fail every pending future with KafkaException(_DESTROY). GIL held. */
 static void pending_fail_all(AdminObject *self, const char *why) {
-    if (self->pending == NULL || PyDict_GET_SIZE(self->pending) == 0)
+    if (self->pending == NULL)
         return;
-    PyObject *futures = PyDict_Values(self->pending);
-    PyDict_Clear(self->pending);
+    /* Take them all at once: results popping futures on librdkafka's thread meanwhile get
+     * either their future or nothing. */
+    PyObject *futures = NULL;
+    int empty;
+    Py_BEGIN_CRITICAL_SECTION(self->pending);
+    empty = PyDict_GET_SIZE(self->pending) == 0;
+    if (!empty && (futures = PyDict_Values(self->pending)) != NULL)
+        PyDict_Clear(self->pending);
+    Py_END_CRITICAL_SECTION();
+    if (empty)
+        return;
     if (futures == NULL) {
         PyErr_WriteUnraisable((PyObject *)self);
         return;
@@ -116,7 +123,7 @@ static void admin_event_cb(rd_kafka_t *rk, rd_kafka_event_t *rkev, void *opaque)
     AdminObject *self = (AdminObject *)opaque;
     void *ptr = rd_kafka_event_opaque(rkev);
     PyGILState_STATE gs = PyGILState_Ensure();
-    if (self->h.no_callbacks) {
+    if (CFL_LOAD_INT(&self->h.no_callbacks)) {
         /* Torn down: every future was already failed, and `pending` may be gone. */
         rd_kafka_event_destroy(rkev);
         PyGILState_Release(gs);
@@ -175,11 +182,11 @@ static int check_future(AdminObject *self, PyObject *fut) {
 }
 
 static int usable(AdminObject *self) {
-    if (self->h.rk == NULL && self->h.closed) {
+    if (CFL_LOAD_PTR(&self->h.rk) == NULL && CFL_LOAD_INT(&self->h.closed)) {
         PyErr_SetString(PyExc_RuntimeError, "AdminClient has been closed");
         return -1;
     }
-    if (self->h.closing) {
+    if (CFL_LOAD_INT(&self->h.closing)) {
         PyErr_SetString(PyExc_RuntimeError, "AdminClient is being closed");
         return -1;
     }
@@ -188,7 +195,7 @@ static int usable(AdminObject *self) {
 
 /* The calls upstream serves from its generic handle code say "Handle has been closed". */
 static int handle_open(AdminObject *self) {
-    if (self->h.rk == NULL && self->h.closed) {
+    if (CFL_LOAD_PTR(&self->h.rk) == NULL && CFL_LOAD_INT(&self->h.closed)) {
         PyErr_SetString(PyExc_RuntimeError, "Handle has been closed");
         return -1;
     }
@@ -329,6 +336,11 @@ static rd_kafka_AdminOptions_t *admin_options(AdminObject *self, rd_kafka_admin_
     char errstr[512];
     PyObject *k, *v;
     Py_ssize_t pos = 0;
+    /* The caller's dict may be changed by another thread meanwhile: walk it as it is now. */
+    if (opts != Py_None && (opts = cfl_dict_snapshot(opts)) == NULL) {
+        rd_kafka_AdminOptions_destroy(o);
+        return NULL;
+    }
     while (opts != Py_None && PyDict_Next(opts, &pos, &k, &v)) {
         const char *key = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
         if (key == NULL) {
@@ -394,9 +406,13 @@ static rd_kafka_AdminOptions_t *admin_options(AdminObject *self, rd_kafka_admin_
             goto fail;
         }
     }
+    if (opts != Py_None)
+        Py_DECREF(opts);
     rd_kafka_AdminOptions_set_opaque(o, fut);
     return o;
 fail:
+    if (opts != Py_None)
+        Py_DECREF(opts);
     rd_kafka_AdminOptions_destroy(o);
     return NULL;
 }
@@ -484,20 +500,23 @@ static rd_kafka_NewTopic_t *new_topic_of(PyObject *spec) {
             rd_kafka_NewTopic_destroy(nt);
             return NULL;
         }
-        PyObject *k, *v;
+        PyObject *k, *v, *snap = cfl_dict_snapshot(config); /* the user's dict, as it is now */
         Py_ssize_t pos = 0;
-        while (PyDict_Next(config, &pos, &k, &v)) {
+        int bad = snap == NULL;
+        while (!bad && PyDict_Next(snap, &pos, &k, &v)) {
             const char *ks = str_arg(k, "topic config key", 0);
             const char *vs = ks ? str_arg(v, "topic config value", 0) : NULL;
             if (vs == NULL) {
-                rd_kafka_NewTopic_destroy(nt);
-                return NULL;
-            }
-            if (rd_kafka_NewTopic_set_config(nt, ks, vs)) {
+                bad = 1;
+            } else if (rd_kafka_NewTopic_set_config(nt, ks, vs)) {
                 PyErr_Format(PyExc_ValueError, "topic %s: invalid config %s", name, ks);
-                rd_kafka_NewTopic_destroy(nt);
-                return NULL;
+                bad = 1;
             }
+        }
+        Py_XDECREF(snap);
+        if (bad) {
+            rd_kafka_NewTopic_destroy(nt);
+            return NULL;
         }
     }
     return nt;
@@ -645,18 +664,22 @@ static rd_kafka_ConfigResource_t *config_resource_of(PyObject *spec, enum config
             PyErr_Format(PyExc_TypeError, "configs must be a dict, not %.100s", Py_TYPE(entries)->tp_name);
             goto fail;
         }
-        PyObject *k, *v;
+        PyObject *k, *v, *snap = cfl_dict_snapshot(entries); /* the user's dict, as it is now */
         Py_ssize_t pos = 0;
-        while (PyDict_Next(entries, &pos, &k, &v)) {
+        int bad = snap == NULL;
+        while (!bad && PyDict_Next(snap, &pos, &k, &v)) {
             const char *ks = str_arg(k, "config name", 0);
             const char *vs = ks ? str_arg(v, "config value", 0) : NULL;
-            if (vs == NULL)
-                goto fail;
-            if (rd_kafka_ConfigResource_set_config(r, ks, vs)) {
+            if (vs == NULL) {
+                bad = 1;
+            } else if (rd_kafka_ConfigResource_set_config(r, ks, vs)) {
                 PyErr_Format(PyExc_ValueError, "invalid config %s", ks);
-                goto fail;
+                bad = 1;
             }
         }
+        Py_XDECREF(snap);
+        if (bad)
+            goto fail;
     } else if (kind == CFG_INCREMENTAL) {
         PyObject *t = as_tuple(entries, "incremental configs");
         for (Py_ssize_t i = 0; t != NULL && i < PyTuple_GET_SIZE(t); i++) {
@@ -1193,7 +1216,9 @@ static PyObject *Admin_cluster_id(AdminObject *self, PyObject *args, PyObject *k
 
 /* len(): requests and messages waiting in librdkafka's queues (0 once closed). */
 static Py_ssize_t Admin_len(AdminObject *self) {
-    if (self->h.rk == NULL)
+    /* Once close() began on another thread, rk may be freed as soon as this use is not counted
+     * by it: 0, as for a closed client. */
+    if (CFL_LOAD_PTR(&self->h.rk) == NULL || cfl_handle_closing(&self->h))
         return 0;
     return (Py_ssize_t)rd_kafka_outq_len(self->h.rk);
 }
@@ -1266,7 +1291,7 @@ static void admin_shutdown(AdminObject *self, const char *why) {
              * rd_kafka_destroy() cannot run here, so a helper thread does it. */
             DestroyJob *job = PyMem_RawMalloc(sizeof(*job));
             pthread_t th;
-            self->h.no_callbacks = 1;
+            CFL_STORE_INT(&self->h.no_callbacks, 1);
             if (job != NULL) {
                 job->rk = self->h.rk;
                 job->owner = Py_NewRef((PyObject *)self);
@@ -1278,23 +1303,25 @@ static void admin_shutdown(AdminObject *self, const char *why) {
                 }
             }
             /* else: leaked rather than destroyed from its own thread (which would abort) */
-            self->h.rk = NULL;
+            CFL_STORE_PTR(&self->h.rk, NULL);
         }
 #endif
         cfl_handle_destroy(&self->h);
     }
-    self->h.closed = 1;
+    CFL_STORE_INT(&self->h.closed, 1);
     pending_fail_all(self, why);
 }
 
 static PyObject *Admin_close(AdminObject *self, PyObject *unused) {
-    if (self->h.rk == NULL) {
+    if (CFL_LOAD_PTR(&self->h.rk) == NULL) {
         pending_fail_all(self, "AdminClient closed");
         Py_RETURN_TRUE;
     }
-    if (cfl_handle_may_close(&self->h) < 0)
+    CflUse life;
+    if (cfl_handle_may_close(&self->h) < 0 || cfl_lifecycle_claim(&self->h, &life) < 0)
         return NULL;
-    admin_shutdown(self, "AdminClient closed");
+    admin_shutdown(self, "AdminClient closed"); /* only fails what is pending if closed meanwhile */
+    cfl_lifecycle_release(&life);
     Py_RETURN_TRUE;
 }
 
@@ -1378,8 +1405,8 @@ static void Admin_dealloc(AdminObject *self) {
     }
 #ifndef _WIN32
     if (in_event_cb && self->h.rk != NULL) {
-        self->h.no_callbacks = 1;
-        self->h.closed = 1;
+        CFL_STORE_INT(&self->h.no_callbacks, 1);
+        CFL_STORE_INT(&self->h.closed, 1);
         pending_fail_all(self, "AdminClient was garbage collected");
         if (self->bgq != NULL) {
             rd_kafka_queue_destroy(self->bgq);
@@ -1399,8 +1426,37 @@ static void Admin_dealloc(AdminObject *self) {
     cfl_handle_dealloc(&self->h);
 }
 
+/* Every method that reaches rk runs as a use of the client (see CFL_GUARD_O). */
+CFL_GUARD_O(Admin_create_topics)
+CFL_GUARD_O(Admin_delete_topics)
+CFL_GUARD_O(Admin_create_partitions)
+CFL_GUARD_O(Admin_describe_configs)
+CFL_GUARD_O(Admin_alter_configs)
+CFL_GUARD_O(Admin_incremental_alter_configs)
+CFL_GUARD_O(Admin_create_acls)
+CFL_GUARD_O(Admin_describe_acls)
+CFL_GUARD_O(Admin_delete_acls)
+CFL_GUARD_O(Admin_list_consumer_groups)
+CFL_GUARD_O(Admin_describe_consumer_groups)
+CFL_GUARD_O(Admin_delete_consumer_groups)
+CFL_GUARD_O(Admin_list_consumer_group_offsets)
+CFL_GUARD_O(Admin_alter_consumer_group_offsets)
+CFL_GUARD_O(Admin_describe_topics)
+CFL_GUARD_O(Admin_describe_cluster)
+CFL_GUARD_O(Admin_list_offsets)
+CFL_GUARD_O(Admin_delete_records)
+CFL_GUARD_O(Admin_elect_leaders)
+CFL_GUARD_O(Admin_describe_user_scram_credentials)
+CFL_GUARD_O(Admin_alter_user_scram_credentials)
+CFL_GUARD_KW(Admin_list_groups)
+CFL_GUARD_KW(Admin_poll)
+CFL_GUARD_KW(Admin_list_topics)
+CFL_GUARD_KW(Admin_set_sasl_credentials)
+CFL_GUARD_KW(Admin_cluster_id)
+CFL_GUARD_LEN(Admin_len)
+
 #define ADMIN_REQ(name, doc)                                                                      \
-    { "_" #name, (PyCFunction)Admin_##name, METH_VARARGS, doc }
+    { "_" #name, (PyCFunction)Admin_##name##_guarded, METH_VARARGS, doc }
 
 static PyMethodDef Admin_methods[] = {
     ADMIN_REQ(create_topics, "_create_topics(future, [(name, num_partitions, replication_factor, "
@@ -1430,9 +1486,9 @@ static PyMethodDef Admin_methods[] = {
     ADMIN_REQ(describe_user_scram_credentials, "_describe_user_scram_credentials(future, [user], options)"),
     ADMIN_REQ(alter_user_scram_credentials,
               "_alter_user_scram_credentials(future, [(user, mechanism[, iterations, password, salt])], options)"),
-    {"_list_groups", (PyCFunction)(void (*)(void))Admin_list_groups, METH_VARARGS | METH_KEYWORDS,
+    {"_list_groups", (PyCFunction)(void (*)(void))Admin_list_groups_guarded, METH_VARARGS | METH_KEYWORDS,
      "_list_groups(group=None, timeout=-1) -> list of tuples\n\nThe groups the brokers know (classic API)."},
-    {"poll", (PyCFunction)(void (*)(void))Admin_poll, METH_VARARGS | METH_KEYWORDS,
+    {"poll", (PyCFunction)(void (*)(void))Admin_poll_guarded, METH_VARARGS | METH_KEYWORDS,
      "poll(timeout) -> int\n\nServe error_cb, stats_cb, throttle_cb and logger callbacks. Admin results do "
      "not need it: they arrive on librdkafka's background thread."
      "\n\n"
@@ -1448,7 +1504,7 @@ static PyMethodDef Admin_methods[] = {
     {"__enter__", (PyCFunction)Admin_enter, METH_NOARGS, NULL},
     {"_check_open", (PyCFunction)Admin_check_open, METH_NOARGS,
      "_check_open($self, /)\n--\n\nRaise RuntimeError if the client is closed."},
-    {"list_topics", (PyCFunction)(void (*)(void))Admin_list_topics, METH_VARARGS | METH_KEYWORDS,
+    {"list_topics", (PyCFunction)(void (*)(void))Admin_list_topics_guarded, METH_VARARGS | METH_KEYWORDS,
      "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, topics and "
      "partitions (one topic if given)."
      "\n\n"
@@ -1457,7 +1513,7 @@ static PyMethodDef Admin_methods[] = {
      ":returns: a ClusterMetadata.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"set_sasl_credentials", (PyCFunction)(void (*)(void))Admin_set_sasl_credentials, METH_VARARGS | METH_KEYWORDS,
+    {"set_sasl_credentials", (PyCFunction)(void (*)(void))Admin_set_sasl_credentials_guarded, METH_VARARGS | METH_KEYWORDS,
      "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM credentials used on "
      "the next authentication."
      "\n\n"
@@ -1465,7 +1521,7 @@ static PyMethodDef Admin_methods[] = {
      ":param password: the SASL password (str).\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"cluster_id", (PyCFunction)(void (*)(void))Admin_cluster_id, METH_VARARGS | METH_KEYWORDS,
+    {"cluster_id", (PyCFunction)(void (*)(void))Admin_cluster_id_guarded, METH_VARARGS | METH_KEYWORDS,
      "cluster_id($self, /, timeout=-1)\n--\n\nReturns str: the cluster id, waiting up to timeout seconds "
      "(negative: no limit). Raises KafkaException(_TIMED_OUT) when it is not known in time."
      "\n\n"
@@ -1493,7 +1549,7 @@ static PyType_Slot Admin_slots[] = {
     {Py_tp_clear, Admin_clear},
     {Py_tp_methods, Admin_methods},
     {Py_tp_members, Admin_members},
-    {Py_sq_length, Admin_len},
+    {Py_sq_length, Admin_len_guarded},
     {0, NULL},
 };
 

@@ -41,17 +41,20 @@ static int NewTopic_init(NewTopicObject *self, PyObject *args, PyObject *kwargs)
     PyObject *name = PyUnicode_FromString(topic);
     if (name == NULL)
         return -1;
-    Py_XSETREF(self->topic, name);
+    PyObject *old[3];
+    Py_BEGIN_CRITICAL_SECTION(self);
+    old[0] = self->topic, self->topic = name;
     self->num_partitions = num_partitions;
     self->replication_factor = replication_factor;
-    Py_XINCREF(assignment);
-    Py_XSETREF(self->replica_assignment, assignment);
-    Py_XINCREF(config);
-    Py_XSETREF(self->config, config);
+    old[1] = self->replica_assignment, self->replica_assignment = Py_XNewRef(assignment);
+    old[2] = self->config, self->config = Py_XNewRef(config);
+    Py_END_CRITICAL_SECTION();
+    for (int i = 0; i < 3; i++)
+        Py_XDECREF(old[i]);
     return 0;
 }
 
-static PyObject *NewTopic_repr(NewTopicObject *self) {
+static PyObject *NewTopic_repr_unlocked(NewTopicObject *self) {
     if (self->topic == NULL)
         return PyUnicode_FromString("NewTopic()");
     if (self->num_partitions == -1)
@@ -69,9 +72,9 @@ static Py_hash_t mix_hash(PyObject *topic, int count) {
     return h == -1 ? -2 : h;
 }
 
-static Py_hash_t NewTopic_hash(NewTopicObject *self) { return mix_hash(self->topic, self->num_partitions); }
+static Py_hash_t NewTopic_hash_unlocked(NewTopicObject *self) { return mix_hash(self->topic, self->num_partitions); }
 
-static PyObject *NewTopic_richcompare(NewTopicObject *self, PyObject *other, int op) {
+static PyObject *NewTopic_richcompare_unlocked(NewTopicObject *self, PyObject *other, int op) {
     if (Py_TYPE(other) != Py_TYPE(self)) {
         PyErr_SetNone(PyExc_NotImplementedError);
         return NULL;
@@ -84,7 +87,7 @@ static PyObject *NewTopic_richcompare(NewTopicObject *self, PyObject *other, int
     return order_by(self->topic, self->num_partitions, b->topic, b->num_partitions, op);
 }
 
-static PyObject *NewTopic_reduce(NewTopicObject *self, PyObject *unused) {
+static PyObject *NewTopic_reduce_unlocked(NewTopicObject *self, PyObject *unused) {
     if (self->topic == NULL) {
         PyErr_SetString(PyExc_TypeError, "NewTopic was not initialized");
         return NULL;
@@ -104,20 +107,61 @@ static PyObject *NewTopic_reduce(NewTopicObject *self, PyObject *unused) {
                          self->replication_factor, kwargs);
 }
 
+/* The readers run in a critical section on the object (on both, to compare two): __init__,
+ * __setstate__ or an attribute store on another thread may replace the fields they read. Nothing
+ * in them runs Python code (the topic is a str made here). */
+static PyObject *NewTopic_repr(NewTopicObject *self) {
+    PyObject *r;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    r = NewTopic_repr_unlocked(self);
+    Py_END_CRITICAL_SECTION();
+    return r;
+}
+
+static Py_hash_t NewTopic_hash(NewTopicObject *self) {
+    Py_hash_t r;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    r = NewTopic_hash_unlocked(self);
+    Py_END_CRITICAL_SECTION();
+    return r;
+}
+
+static PyObject *NewTopic_reduce(NewTopicObject *self, PyObject *unused) {
+    PyObject *r;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    r = NewTopic_reduce_unlocked(self, unused);
+    Py_END_CRITICAL_SECTION();
+    return r;
+}
+
+static PyObject *NewTopic_richcompare(NewTopicObject *self, PyObject *other, int op) {
+    PyObject *r;
+    Py_BEGIN_CRITICAL_SECTION2(self, other);
+    r = NewTopic_richcompare_unlocked(self, other, op);
+    Py_END_CRITICAL_SECTION2();
+    return r;
+}
+
 static PyObject *NewTopic_setstate(NewTopicObject *self, PyObject *state) {
     if (!PyDict_Check(state)) {
         PyErr_SetString(PyExc_TypeError, "NewTopic state must be a dict");
         return NULL;
     }
-    PyObject *v;
-    if ((v = PyDict_GetItemString(state, "replica_assignment")) != NULL) {
-        Py_INCREF(v);
-        Py_XSETREF(self->replica_assignment, v);
+    PyObject *assignment = cfl_dict_get_string(state, "replica_assignment");
+    PyObject *config = cfl_dict_get_string(state, "config");
+    PyObject *old_assignment = NULL, *old_config = NULL;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    if (assignment != NULL) {
+        old_assignment = self->replica_assignment;
+        self->replica_assignment = assignment; /* the reference taken above */
     }
-    if ((v = PyDict_GetItemString(state, "config")) != NULL) {
-        Py_INCREF(v);
-        Py_XSETREF(self->config, v);
+    if (config != NULL) {
+        old_config = self->config;
+        self->config = config;
     }
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old_assignment);
+    Py_XDECREF(old_config);
     Py_RETURN_NONE;
 }
 
@@ -204,24 +248,28 @@ static int NewPartitions_init(NewPartitionsObject *self, PyObject *args, PyObjec
     PyObject *name = PyUnicode_FromString(topic);
     if (name == NULL)
         return -1;
-    Py_XSETREF(self->topic, name);
+    PyObject *old_topic, *old_assignment;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    old_topic = self->topic, self->topic = name;
     self->new_total_count = count;
-    Py_XINCREF(assignment);
-    Py_XSETREF(self->replica_assignment, assignment);
+    old_assignment = self->replica_assignment, self->replica_assignment = Py_XNewRef(assignment);
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old_topic);
+    Py_XDECREF(old_assignment);
     return 0;
 }
 
-static PyObject *NewPartitions_repr(NewPartitionsObject *self) {
+static PyObject *NewPartitions_repr_unlocked(NewPartitionsObject *self) {
     if (self->topic == NULL)
         return PyUnicode_FromString("NewPartitions()");
     return PyUnicode_FromFormat("NewPartitions(topic=%U,new_total_count=%d)", self->topic, self->new_total_count);
 }
 
-static Py_hash_t NewPartitions_hash(NewPartitionsObject *self) {
+static Py_hash_t NewPartitions_hash_unlocked(NewPartitionsObject *self) {
     return mix_hash(self->topic, self->new_total_count);
 }
 
-static PyObject *NewPartitions_richcompare(NewPartitionsObject *self, PyObject *other, int op) {
+static PyObject *NewPartitions_richcompare_unlocked(NewPartitionsObject *self, PyObject *other, int op) {
     if (Py_TYPE(other) != Py_TYPE(self)) {
         PyErr_SetNone(PyExc_NotImplementedError);
         return NULL;
@@ -234,7 +282,7 @@ static PyObject *NewPartitions_richcompare(NewPartitionsObject *self, PyObject *
     return order_by(self->topic, self->new_total_count, b->topic, b->new_total_count, op);
 }
 
-static PyObject *NewPartitions_reduce(NewPartitionsObject *self, PyObject *unused) {
+static PyObject *NewPartitions_reduce_unlocked(NewPartitionsObject *self, PyObject *unused) {
     if (self->topic == NULL) {
         PyErr_SetString(PyExc_TypeError, "NewPartitions was not initialized");
         return NULL;
@@ -243,6 +291,38 @@ static PyObject *NewPartitions_reduce(NewPartitionsObject *self, PyObject *unuse
         return Py_BuildValue("O(OiO)", (PyObject *)Py_TYPE(self), self->topic, self->new_total_count,
                              self->replica_assignment);
     return Py_BuildValue("O(Oi)", (PyObject *)Py_TYPE(self), self->topic, self->new_total_count);
+}
+
+static PyObject *NewPartitions_repr(NewPartitionsObject *self) {
+    PyObject *r;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    r = NewPartitions_repr_unlocked(self);
+    Py_END_CRITICAL_SECTION();
+    return r;
+}
+
+static Py_hash_t NewPartitions_hash(NewPartitionsObject *self) {
+    Py_hash_t r;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    r = NewPartitions_hash_unlocked(self);
+    Py_END_CRITICAL_SECTION();
+    return r;
+}
+
+static PyObject *NewPartitions_reduce(NewPartitionsObject *self, PyObject *unused) {
+    PyObject *r;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    r = NewPartitions_reduce_unlocked(self, unused);
+    Py_END_CRITICAL_SECTION();
+    return r;
+}
+
+static PyObject *NewPartitions_richcompare(NewPartitionsObject *self, PyObject *other, int op) {
+    PyObject *r;
+    Py_BEGIN_CRITICAL_SECTION2(self, other);
+    r = NewPartitions_richcompare_unlocked(self, other, op);
+    Py_END_CRITICAL_SECTION2();
+    return r;
 }
 
 static int NewPartitions_traverse(NewPartitionsObject *self, visitproc visit, void *arg) {

@@ -268,7 +268,7 @@ rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObje
         size_t sz = sizeof(mech);
         if (rd_kafka_conf_get(conf, "sasl.mechanisms", mech, &sz) == RD_KAFKA_CONF_OK &&
             !strcmp(mech, "OAUTHBEARER"))
-            h->oauth_state = 1; /* the constructor waits for the first token */
+            CFL_STORE_INT(&h->oauth_state, 1); /* the constructor waits for the first token */
     }
     cfl_handle_set_callbacks(h, conf);
     return conf;

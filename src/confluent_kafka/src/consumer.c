@@ -10,11 +10,26 @@
 
 /* ---- paused partitions ------------------------------------------------------------------ */
 
+/* The set of paused partitions as a new reference: NULL (no exception) when there is none yet,
+ * unless `create`, which makes it (NULL with an exception only then). Threads share it. */
+static PyObject *paused_set(Handle *h, int create) {
+    PyObject *set = NULL;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    if (h->paused == NULL && create)
+        h->paused = PySet_New(NULL);
+    set = Py_XNewRef(h->paused);
+    Py_END_CRITICAL_SECTION();
+    return set;
+}
+
 /* Forget pause state of these partitions (revoked or unassigned: they resume when re-assigned).
  * `keep` non-zero inverts: forget every partition NOT in the list. */
 static void paused_forget(Handle *h, const rd_kafka_topic_partition_list_t *c, int keep) {
-    if (h->paused == NULL || PySet_GET_SIZE(h->paused) == 0)
+    PyObject *paused = paused_set(h, 0);
+    if (paused == NULL || PySet_GET_SIZE(paused) == 0) {
+        Py_XDECREF(paused);
         return;
+    }
     PyObject *keys = PySet_New(NULL);
     for (int i = 0; keys != NULL && c != NULL && i < c->cnt; i++) {
         PyObject *k = Py_BuildValue("(si)", c->elems[i].topic, (int)c->elems[i].partition);
@@ -24,10 +39,12 @@ static void paused_forget(Handle *h, const rd_kafka_topic_partition_list_t *c, i
     }
     if (keys == NULL) {
         PyErr_Clear();
+        Py_DECREF(paused);
         return;
     }
-    PyObject *res = PyObject_CallMethod(h->paused, keep ? "intersection_update" : "difference_update", "O", keys);
+    PyObject *res = PyObject_CallMethod(paused, keep ? "intersection_update" : "difference_update", "O", keys);
     Py_DECREF(keys);
+    Py_DECREF(paused);
     if (res == NULL)
         PyErr_Clear();
     Py_XDECREF(res);
@@ -55,15 +72,19 @@ void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
     Handle *h = (Handle *)opaque;
     CbGil g;
     cfl_cb_enter(h, &g);
-    h->rebalance_assigned = 0;
+    CFL_STORE_INT(&h->rebalance_assigned, 0);
     if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
         paused_forget(h, partitions, 0);
     PyObject *cb = NULL;
-    if (!h->no_callbacks && cfl_cb_may_call(&g)) {
+    if (!CFL_LOAD_INT(&h->no_callbacks) && cfl_cb_may_call(&g)) {
+        int lost = err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS && rd_kafka_assignment_lost(rk);
+        /* A strong reference: subscribe() on another thread may replace the callbacks. */
+        Py_BEGIN_CRITICAL_SECTION(h);
         if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
-            cb = h->on_assign;
+            cb = Py_XNewRef(h->on_assign);
         else
-            cb = rd_kafka_assignment_lost(rk) && h->on_lost ? h->on_lost : h->on_revoke;
+            cb = Py_XNewRef(lost && h->on_lost ? h->on_lost : h->on_revoke);
+        Py_END_CRITICAL_SECTION();
     }
     if (cb != NULL) {
         PyObject *parts = cfl_tp_list_from_c(h->st, partitions);
@@ -75,8 +96,9 @@ void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
             Py_DECREF(res);
         if (g.cs != NULL)
             g.cs->served++;
+        Py_DECREF(cb);
     }
-    if (!h->rebalance_assigned) {
+    if (!CFL_LOAD_INT(&h->rebalance_assigned)) {
         rd_kafka_error_t *error;
         CFL_BLOCKING(h, error = default_rebalance(rk, err, partitions));
         if (error != NULL) {
@@ -92,7 +114,7 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
     Handle *h = (Handle *)opaque;
     CbGil g;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->on_commit != NULL && cfl_cb_may_call(&g)) {
+    if (!CFL_LOAD_INT(&h->no_callbacks) && h->on_commit != NULL && cfl_cb_may_call(&g)) {
         PyObject *e = cfl_error_or_none(h->st, err, NULL);
         PyObject *parts = e ? cfl_tp_list_from_c(h->st, offsets) : NULL;
         PyObject *res = parts ? PyObject_CallFunctionObjArgs(h->on_commit, e, parts, NULL) : NULL;
@@ -112,19 +134,29 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
 
 static int check(Handle *self) { return cfl_handle_check(self); }
 
-/* The name of a record's topic (which has one), borrowed from the handle's cache of the last one:
- * the previous topic str is reused while the name is the same. */
+/* The str of a record's topic (which has one), as a new reference: the handle's cache of the last
+ * one is reused while the name is the same. Threads consuming from one client share that str, so
+ * it is taken and replaced in a critical section, never borrowed (another thread may replace it). */
 static PyObject *record_topic(void *handle, const rd_kafka_message_t *rkm) {
     Handle *self = (Handle *)handle;
     const char *name = rd_kafka_topic_name(rkm->rkt);
-    const char *last = self->last_topic ? PyUnicode_AsUTF8(self->last_topic) : NULL;
+    PyObject *topic;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    topic = Py_XNewRef(self->last_topic);
+    Py_END_CRITICAL_SECTION();
+    const char *last = topic ? PyUnicode_AsUTF8(topic) : NULL;
     if (last == NULL || strcmp(last, name) != 0) {
-        PyObject *t = PyUnicode_FromString(name);
-        if (t == NULL)
+        Py_XDECREF(topic);
+        if ((topic = PyUnicode_FromString(name)) == NULL)
             return NULL;
-        Py_XSETREF(self->last_topic, t);
+        PyObject *old;
+        Py_BEGIN_CRITICAL_SECTION(self);
+        old = self->last_topic;
+        self->last_topic = Py_NewRef(topic);
+        Py_END_CRITICAL_SECTION();
+        Py_XDECREF(old);
     }
-    return self->last_topic;
+    return topic;
 }
 
 /* A Message for a fetched record. */
@@ -132,7 +164,9 @@ PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm) {
     PyObject *topic = NULL;
     if (rkm->rkt != NULL && (topic = record_topic(self, rkm)) == NULL)
         return NULL;
-    return cfl_message_from_rkm(self->st, rkm, topic, self->peek_headers);
+    PyObject *m = cfl_message_from_rkm(self->st, rkm, topic, self->peek_headers);
+    Py_XDECREF(topic);
+    return m;
 }
 
 /* message_build, then release the record. */
@@ -142,18 +176,53 @@ static PyObject *message_of(Handle *self, rd_kafka_message_t *rkm) {
     return m;
 }
 
-/* Keep messages fetched by a call that then raised: the next poll/consume returns them. */
+/* Keep messages fetched by a call that then raised: the next poll/consume returns them. The
+ * stash is the client's, shared by its threads: changed only in a critical section. */
 void cfl_consumer_stash(Handle *self, PyObject *list, int front) {
+    int rc = -1;
+    Py_BEGIN_CRITICAL_SECTION(self);
     if (self->stash == NULL)
         self->stash = PyList_New(0);
     if (self->stash != NULL) {
         Py_ssize_t at = front ? 0 : PyList_GET_SIZE(self->stash);
-        if (PyList_SetSlice(self->stash, at, at, list) == 0)
-            return;
+        rc = PyList_SetSlice(self->stash, at, at, list);
     }
+    Py_END_CRITICAL_SECTION();
+    if (rc == 0)
+        return;
     /* Out of memory: the messages cannot be kept. Say so rather than drop them silently; the
      * caller's own exception, if any, is still the one raised. */
     PyErr_WriteUnraisable(list);
+}
+
+Py_ssize_t cfl_consumer_stash_size(Handle *self) {
+    Py_ssize_t n;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    n = self->stash != NULL ? PyList_GET_SIZE(self->stash) : 0;
+    Py_END_CRITICAL_SECTION();
+    return n;
+}
+
+/* Take up to `want` stashed messages: 1 with a new list in *out, 0 when the stash is empty,
+ * -1 with an exception. Two threads never take the same message. */
+static int stash_take(Handle *self, Py_ssize_t want, PyObject **out) {
+    int rc = 0;
+    *out = NULL;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    Py_ssize_t size = self->stash != NULL ? PyList_GET_SIZE(self->stash) : 0;
+    if (size > 0) {
+        Py_ssize_t n = size < want ? size : want;
+        PyObject *head = PyList_GetSlice(self->stash, 0, n);
+        if (head == NULL || PyList_SetSlice(self->stash, 0, n, NULL) < 0) {
+            Py_XDECREF(head);
+            rc = -1;
+        } else {
+            *out = head;
+            rc = 1;
+        }
+    }
+    Py_END_CRITICAL_SECTION();
+    return rc;
 }
 
 static PyObject *raise_if(Handle *self, rd_kafka_resp_err_t err) {
@@ -177,8 +246,14 @@ static PyObject *raise_rd_if(Handle *self, rd_kafka_error_t *error) {
 
 /* ---- subscribe / assign ----------------------------------------------------------------- */
 
-static void set_rebalance_cb(PyObject **slot, PyObject *v) {
-    Py_XSETREF(*slot, v != NULL && v != Py_None ? Py_NewRef(v) : NULL);
+/* Replace a rebalance callback (a poll on another thread may be reading it: see the callback). */
+static void set_rebalance_cb(Handle *h, PyObject **slot, PyObject *v) {
+    PyObject *old;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    old = *slot;
+    *slot = v != NULL && v != Py_None ? Py_NewRef(v) : NULL;
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old);
 }
 
 static PyObject *Consumer_subscribe(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -199,27 +274,32 @@ static PyObject *Consumer_subscribe(Handle *self, PyObject *args, PyObject *kwar
             PyErr_Format(PyExc_TypeError, "%s must be callable, not %.100s", names[i], Py_TYPE(cbs[i])->tp_name);
             return NULL;
         }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(topics);
+    PyObject *seq = cfl_seq_snapshot(topics);
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_new((int)(n > 0 ? n : 1));
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *t = PySequence_Fast_GET_ITEM(topics, i);
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
         const char *name = PyUnicode_Check(t) ? PyUnicode_AsUTF8(t) : NULL;
         if (name == NULL) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_TypeError, "topics[%zd] must be str, not %.100s", i, Py_TYPE(t)->tp_name);
             rd_kafka_topic_partition_list_destroy(c);
+            Py_DECREF(seq);
             return NULL;
         }
         rd_kafka_topic_partition_list_add(c, name, RD_KAFKA_PARTITION_UA);
     }
+    Py_DECREF(seq);
     rd_kafka_resp_err_t err;
     CFL_BLOCKING(self, err = rd_kafka_subscribe(self->rk, c));
     rd_kafka_topic_partition_list_destroy(c);
     if (err)
         return cfl_raise_prefixed(self->st, err, "Failed to set subscription");
-    set_rebalance_cb(&self->on_assign, on_assign);
-    set_rebalance_cb(&self->on_revoke, on_revoke);
-    set_rebalance_cb(&self->on_lost, on_lost);
+    set_rebalance_cb(self, &self->on_assign, on_assign);
+    set_rebalance_cb(self, &self->on_revoke, on_revoke);
+    set_rebalance_cb(self, &self->on_lost, on_lost);
     Py_RETURN_NONE;
 }
 
@@ -255,7 +335,7 @@ static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
     rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
     if (c == NULL)
         return NULL;
-    self->rebalance_assigned = 1;
+    CFL_STORE_INT(&self->rebalance_assigned, 1);
     rd_kafka_resp_err_t err;
     CFL_BLOCKING(self, err = rd_kafka_assign(self->rk, c));
     if (!err)
@@ -267,11 +347,14 @@ static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
 static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
-    self->rebalance_assigned = 1;
+    CFL_STORE_INT(&self->rebalance_assigned, 1);
     rd_kafka_resp_err_t err;
     CFL_BLOCKING(self, err = rd_kafka_assign(self->rk, NULL));
-    if (!err && self->paused != NULL)
-        PySet_Clear(self->paused);
+    PyObject *paused = err ? NULL : paused_set(self, 0);
+    if (paused != NULL) {
+        PySet_Clear(paused);
+        Py_DECREF(paused);
+    }
     return raise_prefixed_if(self, err, "Failed to remove assignment");
 }
 
@@ -283,7 +366,7 @@ static PyObject *incremental(Handle *self, PyObject *partitions, incr_fn fn) {
     rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
     if (c == NULL)
         return NULL;
-    self->rebalance_assigned = 1;
+    CFL_STORE_INT(&self->rebalance_assigned, 1);
     rd_kafka_error_t *error;
     CFL_BLOCKING(self, error = fn(self->rk, c));
     if (error == NULL && fn == rd_kafka_incremental_unassign)
@@ -367,21 +450,13 @@ static PyObject *fetched_messages(Handle *self, PyObject *out, rd_kafka_message_
 /* Fetch up to `want` messages within timeout_ms. On success a new
  * list of Messages; messages already fetched when a callback raised are stashed for the next call. */
 PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
-    PyObject *out = PyList_New(0);
-    if (out == NULL)
-        return NULL;
     /* Messages left over from a call that raised go first. */
-    if (self->stash != NULL && PyList_GET_SIZE(self->stash) > 0) {
-        Py_ssize_t n = PyList_GET_SIZE(self->stash) < want ? PyList_GET_SIZE(self->stash) : want;
-        PyObject *head = PyList_GetSlice(self->stash, 0, n);
-        if (head == NULL || PyList_SetSlice(self->stash, 0, n, NULL) < 0) {
-            Py_XDECREF(head);
-            Py_DECREF(out);
-            return NULL;
-        }
-        Py_SETREF(out, head);
-        return out;
-    }
+    PyObject *out;
+    int taken = stash_take(self, want, &out);
+    if (taken != 0)
+        return taken > 0 ? out : NULL;
+    if ((out = PyList_New(0)) == NULL)
+        return NULL;
     rd_kafka_message_t **msgs = PyMem_Malloc((size_t)want * sizeof(*msgs));
     if (msgs == NULL) {
         Py_DECREF(out);
@@ -432,7 +507,7 @@ static PyObject *Consumer_poll(Handle *self, PyObject *const *args, Py_ssize_t n
     if (cfl_parse_args(self->st, "poll", args, nargs, kwnames, poll_params, 1, 0, &t) < 0 ||
         cfl_timeout_ms(t, &timeout_ms) < 0 || check(self) < 0)
         return NULL;
-    if (self->stash == NULL || PyList_GET_SIZE(self->stash) == 0) {
+    if (cfl_consumer_stash_size(self) == 0) {
         /* The common case, without cfl_consumer_fetch()'s list. */
         rd_kafka_message_t *rkm = NULL;
         ConsumeCtx c = {.msgs = &rkm, .want = 1};
@@ -530,8 +605,9 @@ static int all_wanted(Handle *self, rd_kafka_message_t **msgs, Py_ssize_t got, P
             continue;
         if (msgs[i]->rkt == NULL)
             return 0;
-        PyObject *topic = record_topic(self, msgs[i]);
+        PyObject *topic = record_topic(self, msgs[i]); /* a new reference */
         PyObject *key = topic != NULL ? Py_BuildValue("(Oi)", topic, (int)msgs[i]->partition) : NULL;
+        Py_XDECREF(topic);
         int in = key != NULL ? PySet_Contains(wanted, key) : -1;
         Py_XDECREF(key);
         if (in <= 0)
@@ -563,7 +639,7 @@ static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, P
     if (cfl_record_spec(&spec, args[1], args[2], args[3], args[4]) < 0)
         return NULL;
     PyObject *out = NULL;
-    if (want == 0 || (self->stash != NULL && PyList_GET_SIZE(self->stash) > 0)) {
+    if (want == 0 || cfl_consumer_stash_size(self) > 0) { /* the stash read in a critical section */
         out = want == 0 ? PyList_New(0) : cfl_consumer_fetch(self, want, 0);
         cfl_record_spec_release(&spec);
         return out;
@@ -605,6 +681,9 @@ static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, P
 
 /* ---- offsets ---------------------------------------------------------------------------- */
 
+static int offsets_of_message(Handle *self, PyObject *m_error, PyObject *m_topic, int32_t partition, int64_t offset,
+                              int32_t leader_epoch, const char *verb, rd_kafka_topic_partition_list_t **out);
+
 /* The offsets to commit/store: from a message (its offset + 1, as upstream: whatever the offset,
  * librdkafka judges it), a list, or NULL for "current". `verb` ("commit" or "store") words the
  * refusal of a message that reports an error. */
@@ -625,9 +704,28 @@ static int offsets_arg(Handle *self, PyObject *message, PyObject *offsets, const
         return -1;
     }
     MessageObject *m = (MessageObject *)message;
-    if (m->error != NULL) {
-        PyObject *why = PyObject_TypeCheck(m->error, self->st->KafkaErrorType)
-                            ? PyObject_CallMethod(m->error, "str", NULL)
+    /* The fields as they are now: another thread may be changing the message (set_topic()...). */
+    PyObject *m_error, *m_topic;
+    int32_t m_partition, m_leader_epoch;
+    int64_t m_offset;
+    Py_BEGIN_CRITICAL_SECTION(m);
+    m_error = Py_XNewRef(m->error);
+    m_topic = Py_XNewRef(m->topic);
+    m_partition = m->partition;
+    m_offset = m->offset;
+    m_leader_epoch = m->leader_epoch;
+    Py_END_CRITICAL_SECTION();
+    int rc = offsets_of_message(self, m_error, m_topic, m_partition, m_offset, m_leader_epoch, verb, out);
+    Py_XDECREF(m_error);
+    Py_XDECREF(m_topic);
+    return rc;
+}
+
+static int offsets_of_message(Handle *self, PyObject *m_error, PyObject *m_topic, int32_t partition, int64_t offset,
+                              int32_t leader_epoch, const char *verb, rd_kafka_topic_partition_list_t **out) {
+    if (m_error != NULL) {
+        PyObject *why = PyObject_TypeCheck(m_error, self->st->KafkaErrorType)
+                            ? PyObject_CallMethod(m_error, "str", NULL)
                             : PyUnicode_FromString("(null)");
         PyObject *text = why ? PyUnicode_FromFormat("Cannot %s offsets for message with error: '%S'", verb, why)
                              : NULL;
@@ -638,13 +736,13 @@ static int offsets_arg(Handle *self, PyObject *message, PyObject *offsets, const
         return -1;
     }
     /* A topic that is not a str names no partition of this client: librdkafka says so. */
-    const char *topic = m->topic != NULL && PyUnicode_Check(m->topic) ? PyUnicode_AsUTF8(m->topic) : "";
+    const char *topic = m_topic != NULL && PyUnicode_Check(m_topic) ? PyUnicode_AsUTF8(m_topic) : "";
     if (topic == NULL)
         return -1;
     *out = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_add(*out, topic, m->partition);
-    p->offset = m->offset < INT64_MAX ? m->offset + 1 : m->offset;
-    rd_kafka_topic_partition_set_leader_epoch(p, m->leader_epoch);
+    rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_add(*out, topic, partition);
+    p->offset = offset < INT64_MAX ? offset + 1 : offset;
+    rd_kafka_topic_partition_set_leader_epoch(p, leader_epoch);
     return 0;
 }
 
@@ -808,7 +906,8 @@ static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
     rd_kafka_resp_err_t err = pause ? rd_kafka_pause_partitions(self->rk, c) : rd_kafka_resume_partitions(self->rk, c);
     /* Like confluent-kafka 2.x, only the call's own result counts: a partition that is not
      * assigned (its element's err) is not an error. */
-    if (!err && pause && self->paused == NULL && (self->paused = PySet_New(NULL)) == NULL) {
+    PyObject *paused = err ? NULL : paused_set(self, pause);
+    if (!err && pause && paused == NULL) {
         rd_kafka_topic_partition_list_destroy(c);
         return NULL;
     }
@@ -816,13 +915,15 @@ static PyObject *pause_resume(Handle *self, PyObject *partitions, int pause) {
         if (c->elems[i].err)
             continue;
         PyObject *k = Py_BuildValue("(si)", c->elems[i].topic, (int)c->elems[i].partition);
-        int rc = k == NULL ? -1 : pause ? PySet_Add(self->paused, k) : self->paused ? PySet_Discard(self->paused, k) : 0;
+        int rc = k == NULL ? -1 : pause ? PySet_Add(paused, k) : paused ? PySet_Discard(paused, k) : 0;
         Py_XDECREF(k);
         if (rc < 0) {
+            Py_XDECREF(paused);
             rd_kafka_topic_partition_list_destroy(c);
             return NULL;
         }
     }
+    Py_XDECREF(paused);
     rd_kafka_topic_partition_list_destroy(c);
     return raise_prefixed_if(self, err, pause ? "Failed to pause partitions" : "Failed to resume partitions");
 }
@@ -835,15 +936,16 @@ static PyObject *Consumer_paused(Handle *self, PyObject *unused) {
     PyObject *assigned = Consumer_assignment(self, NULL);
     if (assigned == NULL)
         return NULL;
-    PyObject *out = PyList_New(0);
+    PyObject *out = PyList_New(0), *paused = paused_set(self, 0);
     for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(assigned); i++) {
         TopicPartitionObject *tp = (TopicPartitionObject *)PyList_GET_ITEM(assigned, i);
         PyObject *k = Py_BuildValue("(Oi)", tp->topic, (int)tp->partition);
-        int in = k == NULL ? -1 : self->paused != NULL ? PySet_Contains(self->paused, k) : 0;
+        int in = k == NULL ? -1 : paused != NULL ? PySet_Contains(paused, k) : 0;
         Py_XDECREF(k);
         if (in < 0 || (in && PyList_Append(out, (PyObject *)tp) < 0))
             Py_CLEAR(out);
     }
+    Py_XDECREF(paused);
     Py_DECREF(assigned);
     return out;
 }
@@ -860,17 +962,27 @@ static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, Py
         return NULL;
     }
     TopicPartitionObject *tp = (TopicPartitionObject *)partition;
-    const char *topic = PyUnicode_AsUTF8(tp->topic);
-    if (topic == NULL)
+    PyObject *topic_obj;
+    int32_t part;
+    Py_BEGIN_CRITICAL_SECTION(tp);
+    topic_obj = Py_XNewRef(tp->topic);
+    part = tp->partition;
+    Py_END_CRITICAL_SECTION();
+    const char *topic = topic_obj != NULL ? PyUnicode_AsUTF8(topic_obj) : NULL;
+    if (topic == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "expected cimpl.TopicPartition");
+        Py_XDECREF(topic_obj);
         return NULL;
+    }
     int64_t lo = RD_KAFKA_OFFSET_INVALID, hi = RD_KAFKA_OFFSET_INVALID;
     rd_kafka_resp_err_t err;
     if (cached) {
-        err = rd_kafka_get_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi);
+        err = rd_kafka_get_watermark_offsets(self->rk, topic, part, &lo, &hi);
     } else {
-        CFL_BLOCKING(self, err = rd_kafka_query_watermark_offsets(self->rk, topic, tp->partition, &lo, &hi,
-                                                                  timeout_ms));
+        CFL_BLOCKING(self, err = rd_kafka_query_watermark_offsets(self->rk, topic, part, &lo, &hi, timeout_ms));
     }
+    Py_DECREF(topic_obj);
     if (err)
         return cfl_raise_prefixed(self->st, err, "Failed to get watermark offsets");
     return Py_BuildValue("(LL)", (long long)lo, (long long)hi);
@@ -938,19 +1050,26 @@ static PyObject *Consumer_commit_start(Handle *self, PyObject *args, PyObject *k
 static PyObject *Consumer_close_start(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
-    if (self->close_q != NULL || rd_kafka_consumer_closed(self->rk))
-        Py_RETURN_NONE;
-    rd_kafka_queue_t *q = rd_kafka_queue_new(self->rk);
-    if (cfl_io_watch(self, q) < 0) {
-        rd_kafka_queue_destroy(q);
-        return NULL;
+    int rc = 0;
+    rd_kafka_error_t *error = NULL;
+    /* Once per client, whichever thread comes first (nothing here blocks or runs Python code). */
+    Py_BEGIN_CRITICAL_SECTION(self);
+    if (self->close_q == NULL && !rd_kafka_consumer_closed(self->rk)) {
+        rd_kafka_queue_t *q = rd_kafka_queue_new(self->rk);
+        if (cfl_io_watch(self, q) < 0) {
+            rd_kafka_queue_destroy(q);
+            rc = -1;
+        } else if ((error = rd_kafka_consumer_close_queue(self->rk, q)) != NULL) {
+            rd_kafka_queue_destroy(q);
+        } else {
+            CFL_STORE_PTR(&self->close_q, q);
+        }
     }
-    rd_kafka_error_t *error = rd_kafka_consumer_close_queue(self->rk, q);
-    if (error != NULL) {
-        rd_kafka_queue_destroy(q);
+    Py_END_CRITICAL_SECTION();
+    if (error != NULL)
         return cfl_raise_rd(self->st, error);
-    }
-    self->close_q = q;
+    if (rc < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -958,7 +1077,8 @@ static PyObject *Consumer_close_start(Handle *self, PyObject *unused) {
  * not handle itself. Runs with the GIL held (called with a zero timeout only). */
 static int close_step(Handle *h, int slice_ms, void *ctx) {
     rd_kafka_event_t *ev;
-    while ((ev = rd_kafka_queue_poll(h->close_q, 0)) != NULL) {
+    rd_kafka_queue_t *q = CFL_LOAD_PTR(&h->close_q);
+    while ((ev = rd_kafka_queue_poll(q, 0)) != NULL) {
         switch (rd_kafka_event_type(ev)) {
         case RD_KAFKA_EVENT_REBALANCE:
             cfl_consumer_rebalance_cb(h->rk, rd_kafka_event_error(ev), rd_kafka_event_topic_partition_list(ev), h);
@@ -978,7 +1098,7 @@ static int close_step(Handle *h, int slice_ms, void *ctx) {
 static PyObject *Consumer_close_serve(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
-    if (self->close_q == NULL)
+    if (CFL_LOAD_PTR(&self->close_q) == NULL)
         return PyBool_FromLong(rd_kafka_consumer_closed(self->rk));
     int rc = cfl_serve(self, 0, close_step, NULL, NULL);
     if (rc < 0)
@@ -989,7 +1109,7 @@ static PyObject *Consumer_close_serve(Handle *self, PyObject *unused) {
 /* _defer_rebalance(): called from a rebalance callback whose assignment change the caller will
  * make later (after an awaited callback), so the default assign/unassign is skipped. */
 static PyObject *Consumer_defer_rebalance(Handle *self, PyObject *unused) {
-    self->rebalance_assigned = 1;
+    CFL_STORE_INT(&self->rebalance_assigned, 1);
     Py_RETURN_NONE;
 }
 
@@ -1015,13 +1135,12 @@ static PyObject *Consumer_rebalance_finish(Handle *self, PyObject *args) {
 
 /* ---- lifetime --------------------------------------------------------------------------- */
 
-static PyObject *Consumer_close(Handle *self, PyObject *unused) {
+static PyObject *close_claimed(Handle *self) {
     if (self->rk == NULL)
-        Py_RETURN_NONE;
-    if (cfl_handle_may_close(self) < 0)
-        return NULL;
+        Py_RETURN_NONE; /* closed meanwhile by another thread */
     if (cfl_handle_check(self) == 0) {
-        /* Nobody else may poll while librdkafka closes: it serves the queue itself. */
+        /* Nobody else may poll while librdkafka closes: it serves the queue itself. Calls on
+         * other threads return (or raise RuntimeError) first. */
         cfl_handle_quiesce(self);
         /* Leave the group (committing if auto-commit is on); rebalance callbacks run here. */
         CallState cs;
@@ -1034,7 +1153,7 @@ static PyObject *Consumer_close(Handle *self, PyObject *unused) {
         if (cfl_call_end(&cs) < 0) {
             PyObject *exc = CFL_FETCH_EXC();
             cfl_handle_destroy(self);
-            self->closed = 1;
+            CFL_STORE_INT(&self->closed, 1);
             CFL_RESTORE_EXC(exc);
             return NULL;
         }
@@ -1042,8 +1161,19 @@ static PyObject *Consumer_close(Handle *self, PyObject *unused) {
         PyErr_Clear(); /* inherited through fork(): just forget it */
     }
     cfl_handle_destroy(self);
-    self->closed = 1;
+    CFL_STORE_INT(&self->closed, 1);
     Py_RETURN_NONE;
+}
+
+static PyObject *Consumer_close(Handle *self, PyObject *unused) {
+    if (CFL_LOAD_PTR(&self->rk) == NULL)
+        Py_RETURN_NONE;
+    CflUse life;
+    if (cfl_handle_may_close(self) < 0 || cfl_lifecycle_claim(self, &life) < 0)
+        return NULL;
+    PyObject *r = close_claimed(self);
+    cfl_lifecycle_release(&life);
+    return r;
 }
 
 static PyObject *Consumer_exit(Handle *self, PyObject *args) {
@@ -1058,11 +1188,42 @@ static int Consumer_init(Handle *self, PyObject *args, PyObject *kwargs) {
     return cfl_handle_start(self, RD_KAFKA_CONSUMER, args, kwargs, NULL);
 }
 
+/* Every method that reaches rk runs as a use of the client (see CFL_GUARD_O). */
+CFL_GUARD_KW(Consumer_subscribe)
+CFL_GUARD_O(Consumer_unsubscribe)
+CFL_GUARD_O(Consumer_subscription)
+CFL_GUARD_O(Consumer_assign)
+CFL_GUARD_O(Consumer_unassign)
+CFL_GUARD_O(Consumer_incremental_assign)
+CFL_GUARD_O(Consumer_incremental_unassign)
+CFL_GUARD_O(Consumer_assignment)
+CFL_GUARD_FAST(Consumer_poll)
+CFL_GUARD_FAST(Consumer_consume)
+CFL_GUARD_FASTPOS(Consumer_consume_records)
+CFL_GUARD_FAST(cfl_consumer_consume_arrow)
+CFL_GUARD_KW(Consumer_commit)
+CFL_GUARD_KW(Consumer_store_offsets)
+CFL_GUARD_KW(Consumer_committed)
+CFL_GUARD_KW(Consumer_offsets_for_times)
+CFL_GUARD_O(Consumer_position)
+CFL_GUARD_O(Consumer_seek)
+CFL_GUARD_O(Consumer_pause)
+CFL_GUARD_O(Consumer_resume)
+CFL_GUARD_O(Consumer_paused)
+CFL_GUARD_KW(Consumer_get_watermark_offsets)
+CFL_GUARD_O(Consumer_consumer_group_metadata)
+CFL_GUARD_O(Consumer_memberid)
+CFL_GUARD_KW(Consumer_commit_start)
+CFL_GUARD_O(Consumer_close_start)
+CFL_GUARD_O(Consumer_close_serve)
+CFL_GUARD_O(Consumer_rebalance_finish)
+CFL_GUARD_ITERNEXT(Consumer_iternext)
+
 #define METH_KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
 #define METH_FAST(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef Consumer_methods[] = {
-    {"subscribe", METH_KW(Consumer_subscribe),
+    {"subscribe", METH_KW(Consumer_subscribe_guarded),
      "subscribe($self, /, topics, on_assign=None, on_revoke=None, on_lost=None)\n--\n\nJoin the group for these topics (names starting with ^ are regular expressions). Callbacks get (consumer, [TopicPartition]); when on_assign does not assign, the consumer assigns by itself."
      "\n\n"
      ":param topics: list of topic names or ^regular expressions.\n"
@@ -1072,48 +1233,48 @@ static PyMethodDef Consumer_methods[] = {
      ":raises TypeError: when topics is not a list or a callback is not callable.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"unsubscribe", (PyCFunction)Consumer_unsubscribe, METH_NOARGS, "unsubscribe($self, /)\n--\n\nLeave the group and drop the subscription; the assignment is revoked."
+    {"unsubscribe", (PyCFunction)Consumer_unsubscribe_guarded, METH_NOARGS, "unsubscribe($self, /)\n--\n\nLeave the group and drop the subscription; the assignment is revoked."
      "\n\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"subscription", (PyCFunction)Consumer_subscription, METH_NOARGS, "subscription($self, /)\n--\n\nReturns list of topic names."
+    {"subscription", (PyCFunction)Consumer_subscription_guarded, METH_NOARGS, "subscription($self, /)\n--\n\nReturns list of topic names."
      "\n\n"
      ":returns: list of the subscribed topic names (str).\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"assign", (PyCFunction)Consumer_assign, METH_O, "assign($self, partitions, /)\n--\n\nReplace the assignment."
+    {"assign", (PyCFunction)Consumer_assign_guarded, METH_O, "assign($self, partitions, /)\n--\n\nReplace the assignment."
      "\n\n"
      ":param partitions: list of TopicPartition (offsets optional).\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"unassign", (PyCFunction)Consumer_unassign, METH_NOARGS, "unassign($self, /)\n--\n\nStop consuming every assigned partition and clear the assignment."
+    {"unassign", (PyCFunction)Consumer_unassign_guarded, METH_NOARGS, "unassign($self, /)\n--\n\nStop consuming every assigned partition and clear the assignment."
      "\n\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"incremental_assign", (PyCFunction)Consumer_incremental_assign, METH_O, "incremental_assign($self, partitions, /)\n--\n\nAdd these partitions (list of TopicPartition, offsets optional) to the assignment; for cooperative rebalancing."
-     "\n\n"
-     ":param partitions: list of TopicPartition.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
-    {"incremental_unassign", (PyCFunction)Consumer_incremental_unassign, METH_O, "incremental_unassign($self, partitions, /)\n--\n\nRemove these partitions from the assignment; for cooperative rebalancing."
+    {"incremental_assign", (PyCFunction)Consumer_incremental_assign_guarded, METH_O, "incremental_assign($self, partitions, /)\n--\n\nAdd these partitions (list of TopicPartition, offsets optional) to the assignment; for cooperative rebalancing."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"assignment", (PyCFunction)Consumer_assignment, METH_NOARGS, "assignment($self, /)\n--\n\nReturns list of TopicPartition."
+    {"incremental_unassign", (PyCFunction)Consumer_incremental_unassign_guarded, METH_O, "incremental_unassign($self, partitions, /)\n--\n\nRemove these partitions from the assignment; for cooperative rebalancing."
+     "\n\n"
+     ":param partitions: list of TopicPartition.\n"
+     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"assignment", (PyCFunction)Consumer_assignment_guarded, METH_NOARGS, "assignment($self, /)\n--\n\nReturns list of TopicPartition."
      "\n\n"
      ":returns: list of TopicPartition currently assigned.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"poll", METH_FAST(Consumer_poll),
+    {"poll", METH_FAST(Consumer_poll_guarded),
      "poll($self, /, timeout=-1)\n--\n\nReturns Message or None.\n\nThe next message or error event, serving callbacks meanwhile."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: a Message (check its error()), or None on timeout.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"_consume_records", (PyCFunction)(void (*)(void))Consumer_consume_records, METH_FASTCALL,
+    {"_consume_records", (PyCFunction)(void (*)(void))Consumer_consume_records_guarded, METH_FASTCALL,
      "_consume_records($self, num_messages, cls, layout, names, by, wanted=None, /)\n--\n\nconsume(num_messages, 0) as cimpl._records(messages, cls, layout, names, by), without the Messages; the Messages when one carries an error or is of a partition not in wanted (aiokafka facade)."},
-    {"consume", METH_FAST(Consumer_consume),
+    {"consume", METH_FAST(Consumer_consume_guarded),
      "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."
      "\n\n"
      ":param num_messages: the most messages to return (1 to 1000000).\n"
@@ -1121,7 +1282,7 @@ static PyMethodDef Consumer_methods[] = {
      ":returns: list of Message, possibly empty.\n"
      ":raises ValueError: when num_messages is out of range.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"consume_arrow", METH_FAST(cfl_consumer_consume_arrow),
+    {"consume_arrow", METH_FAST(cfl_consumer_consume_arrow_guarded),
      "consume_arrow($self, /, num_messages=1000, timeout=-1, headers=True)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned. With headers=False the headers column is all null and no header is read, which is faster for small messages."
      "\n\n"
      ":param num_messages: the most messages to return.\n"
@@ -1130,7 +1291,7 @@ static PyMethodDef Consumer_methods[] = {
      ":returns: an ArrowBatch.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"commit", METH_KW(Consumer_commit),
+    {"commit", METH_KW(Consumer_commit_guarded),
      "commit($self, /, message=None, offsets=None, asynchronous=True)\n--\n\nCommit the offset after message, the given offsets, or the current positions. Synchronous commits return the committed list."
      "\n\n"
      ":param message: commit the offset after this message.\n"
@@ -1139,20 +1300,20 @@ static PyMethodDef Consumer_methods[] = {
      ":returns: None when asynchronous, else the committed list of TopicPartition.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"store_offsets", METH_KW(Consumer_store_offsets), "store_offsets($self, /, message=None, offsets=None)\n--\n\nMark the offset after message, or the given offsets, as the next to commit (with enable.auto.offset.store=false); the next commit, automatic or not, commits them."
+    {"store_offsets", METH_KW(Consumer_store_offsets_guarded), "store_offsets($self, /, message=None, offsets=None)\n--\n\nMark the offset after message, or the given offsets, as the next to commit (with enable.auto.offset.store=false); the next commit, automatic or not, commits them."
      "\n\n"
      ":param message: store the offset after this message.\n"
      ":param offsets: list of TopicPartition to store.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"committed", METH_KW(Consumer_committed), "committed($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition."
+    {"committed", METH_KW(Consumer_committed_guarded), "committed($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: list of TopicPartition with the committed offsets.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"offsets_for_times", METH_KW(Consumer_offsets_for_times),
+    {"offsets_for_times", METH_KW(Consumer_offsets_for_times_guarded),
      "offsets_for_times($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition.\n\nThe earliest offset whose timestamp is >= each partition's offset field (milliseconds)."
      "\n\n"
      ":param partitions: list of TopicPartition whose offset is a timestamp in ms.\n"
@@ -1160,33 +1321,33 @@ static PyMethodDef Consumer_methods[] = {
      ":returns: list of TopicPartition with the found offsets.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"position", (PyCFunction)Consumer_position, METH_O, "position($self, partitions, /)\n--\n\nReturns list of TopicPartition."
+    {"position", (PyCFunction)Consumer_position_guarded, METH_O, "position($self, partitions, /)\n--\n\nReturns list of TopicPartition."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":returns: list of TopicPartition with the current positions.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"seek", (PyCFunction)Consumer_seek, METH_O, "seek($self, partition, /)\n--\n\nMove the fetch position."
+    {"seek", (PyCFunction)Consumer_seek_guarded, METH_O, "seek($self, partition, /)\n--\n\nMove the fetch position."
      "\n\n"
      ":param partition: TopicPartition with the offset to fetch next.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"pause", (PyCFunction)Consumer_pause, METH_O, "pause($self, partitions, /)\n--\n\nStop fetching these partitions."
+    {"pause", (PyCFunction)Consumer_pause_guarded, METH_O, "pause($self, partitions, /)\n--\n\nStop fetching these partitions."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"resume", (PyCFunction)Consumer_resume, METH_O, "resume($self, partitions, /)\n--\n\nStart fetching these paused partitions again."
+    {"resume", (PyCFunction)Consumer_resume_guarded, METH_O, "resume($self, partitions, /)\n--\n\nStart fetching these paused partitions again."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"paused", (PyCFunction)Consumer_paused, METH_NOARGS,
+    {"paused", (PyCFunction)Consumer_paused_guarded, METH_NOARGS,
      "paused($self, /)\n--\n\nReturns list of TopicPartition.\n\nAssigned partitions currently paused by pause()."
      "\n\n"
      ":returns: list of TopicPartition.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"get_watermark_offsets", METH_KW(Consumer_get_watermark_offsets),
+    {"get_watermark_offsets", METH_KW(Consumer_get_watermark_offsets_guarded),
      "get_watermark_offsets($self, /, partition, timeout=-1, cached=False)\n--\n\nReturns (low, high)."
      "\n\n"
      ":param partition: TopicPartition.\n"
@@ -1195,13 +1356,13 @@ static PyMethodDef Consumer_methods[] = {
      ":returns: (low, high) tuple of int, or None when cached and unknown.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"consumer_group_metadata", (PyCFunction)Consumer_consumer_group_metadata, METH_NOARGS,
+    {"consumer_group_metadata", (PyCFunction)Consumer_consumer_group_metadata_guarded, METH_NOARGS,
      "consumer_group_metadata($self, /)\n--\n\nReturns bytes.\n\nFor Producer.send_offsets_to_transaction()."
      "\n\n"
      ":returns: the group metadata, opaque bytes.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"memberid", (PyCFunction)Consumer_memberid, METH_NOARGS, "memberid($self, /)\n--\n\nReturns str or None."
+    {"memberid", (PyCFunction)Consumer_memberid_guarded, METH_NOARGS, "memberid($self, /)\n--\n\nReturns str or None."
      "\n\n"
      ":returns: the group member id (str), or None when not in a group.\n"
      ":raises RuntimeError: when the client is closed.\n"},
@@ -1210,15 +1371,15 @@ static PyMethodDef Consumer_methods[] = {
      "\n\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"},
     {"__exit__", (PyCFunction)Consumer_exit, METH_VARARGS, NULL},
-    {"_commit_start", METH_KW(Consumer_commit_start),
+    {"_commit_start", METH_KW(Consumer_commit_start_guarded),
      "_commit_start($self, /, token, message=None, offsets=None)\n--\n\nStart a commit whose result _aio_results() returns under token (asyncio layer)."},
-    {"_close_start", (PyCFunction)Consumer_close_start, METH_NOARGS,
+    {"_close_start", (PyCFunction)Consumer_close_start_guarded, METH_NOARGS,
      "_close_start($self, /)\n--\n\nBegin leaving the group without blocking (asyncio layer)."},
-    {"_close_serve", (PyCFunction)Consumer_close_serve, METH_NOARGS,
+    {"_close_serve", (PyCFunction)Consumer_close_serve_guarded, METH_NOARGS,
      "_close_serve($self, /)\n--\n\nReturns bool.\n\nServe the group leave started by _close_start(); True once done."},
     {"_defer_rebalance", (PyCFunction)Consumer_defer_rebalance, METH_NOARGS,
      "_defer_rebalance($self, /)\n--\n\nFrom a rebalance callback: the caller assigns later itself."},
-    {"_rebalance_finish", (PyCFunction)Consumer_rebalance_finish, METH_VARARGS,
+    {"_rebalance_finish", (PyCFunction)Consumer_rebalance_finish_guarded, METH_VARARGS,
      "_rebalance_finish($self, assign, partitions, /)\n--\n\nThe default assign/unassign after a deferred rebalance callback."},
     CFL_IO_EVENT_METHODS,
     CFL_HANDLE_METHODS,
@@ -1242,7 +1403,7 @@ static PyType_Slot Consumer_slots[] = {
     {Py_tp_methods, Consumer_methods},
     {Py_tp_members, Consumer_members},
     {Py_tp_iter, Consumer_iter},
-    {Py_tp_iternext, Consumer_iternext},
+    {Py_tp_iternext, Consumer_iternext_guarded},
     {0, NULL},
 };
 

@@ -24,6 +24,8 @@ PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm);
 PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms);
 /* Keep Messages for the next poll/consume: at the end of the stash, or at its front. */
 void cfl_consumer_stash(Handle *self, PyObject *list, int front);
+/* How many Messages the stash holds now (threads share it). */
+Py_ssize_t cfl_consumer_stash_size(Handle *self);
 /* Consumer.consume_arrow (consumer_arrow.c). */
 PyObject *cfl_consumer_consume_arrow(Handle *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 

@@ -93,7 +93,7 @@ PyObject *cfl_consumer_consume_arrow(Handle *self, PyObject *const *args, Py_ssi
     int with_headers = a[2] != Py_False;
     if (cfl_handle_check(self) < 0)
         return NULL;
-    if (self->stash != NULL && PyList_GET_SIZE(self->stash) > 0)
+    if (cfl_consumer_stash_size(self) > 0)
         return from_stash(self, want, with_headers);
 
     rd_kafka_message_t **recs = PyMem_Malloc((size_t)want * sizeof(*recs));

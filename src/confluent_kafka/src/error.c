@@ -72,6 +72,7 @@ static KafkaErrorObject *error_alloc(PyTypeObject *type, rd_kafka_resp_err_t cod
     KafkaErrorObject *self = (KafkaErrorObject *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
+    CFL_TSAN_FRESH(self);
     self->code = code;
     self->reason = Py_XNewRef(reason);
     return self;
@@ -193,11 +194,16 @@ static int KafkaError_init(KafkaErrorObject *self, PyObject *args, PyObject *kwa
                          Py_TYPE(reason)->tp_name);
         return -1;
     }
+    PyObject *old;
+    Py_BEGIN_CRITICAL_SECTION(self); /* __init__ again, while another thread reads the error */
     self->code = (rd_kafka_resp_err_t)code;
-    Py_XSETREF(self->reason, reason == Py_None ? NULL : Py_NewRef(reason));
+    old = self->reason;
+    self->reason = reason == Py_None ? NULL : Py_NewRef(reason);
     self->fatal = (char)(fatal != 0);
     self->retriable = (char)(retriable != 0);
     self->txn_requires_abort = (char)(txn_requires_abort != 0);
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old);
     return 0;
 }
 
@@ -210,6 +216,7 @@ static void KafkaError_dealloc(KafkaErrorObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     Py_CLEAR(self->reason);
+    CFL_TSAN_FRESH(self);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -224,9 +231,15 @@ static PyObject *KafkaError_name(KafkaErrorObject *self, PyObject *unused) {
 
 /* The text: the reason given, or the code's own description. */
 static PyObject *error_text(KafkaErrorObject *self) {
-    if (self->reason != NULL)
-        return Py_NewRef(self->reason);
-    return PyUnicode_FromString(cfl_err_text(self->code));
+    PyObject *reason;
+    int code;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    reason = Py_XNewRef(self->reason);
+    code = self->code;
+    Py_END_CRITICAL_SECTION();
+    if (reason != NULL)
+        return reason;
+    return PyUnicode_FromString(cfl_err_text(code));
 }
 
 static PyObject *KafkaError_str_method(KafkaErrorObject *self, PyObject *unused) { return error_text(self); }

@@ -28,6 +28,8 @@ static volatile unsigned fork_generation;
 static CFL_THREAD_LOCAL CallState *current_call;
 /* Set on librdkafka's own threads while they run our callbacks. */
 static CFL_THREAD_LOCAL int on_librdkafka_thread;
+/* The innermost use of a client by this thread (CflUse, see cfl_use_begin). */
+static CFL_THREAD_LOCAL CflUse *current_use;
 
 #ifndef _WIN32
 static void after_fork_in_child(void) { fork_generation++; }
@@ -82,6 +84,15 @@ static void drq_free(DrQueue *q) {
     memset(q, 0, sizeof(*q));
 }
 
+MsgRef *cfl_msgref_new(void) {
+    MsgRef *ref = PyMem_Calloc(1, sizeof(*ref));
+    if (ref == NULL)
+        PyErr_NoMemory();
+    else
+        CFL_TSAN_NEW_MEMORY(ref, sizeof(*ref));
+    return ref;
+}
+
 void cfl_msgref_free(MsgRef *ref) {
     Py_XDECREF(ref->topic);
     Py_XDECREF(ref->value);
@@ -89,6 +100,7 @@ void cfl_msgref_free(MsgRef *ref) {
     Py_XDECREF(ref->headers);
     Py_XDECREF(ref->callback);
     Py_XDECREF(ref->opaque);
+    CFL_TSAN_NEW_MEMORY(ref, sizeof(*ref));
     PyMem_Free(ref);
 }
 
@@ -117,7 +129,8 @@ static void dr_release(const DrEntry *e) {
             rd_kafka_headers_destroy(e->copy->headers);
         free(e->copy);
     }
-    if (e->ref->shared == 0 || --e->ref->shared == 0)
+    /* A batch's reports may be served by several threads at once: the count is atomic. */
+    if (CFL_LOAD_SSIZE(&e->ref->shared) == 0 || CFL_ADD_SSIZE(&e->ref->shared, -1) == 1)
         cfl_msgref_free(e->ref);
 }
 
@@ -150,16 +163,18 @@ static void untrack_if_atomic(PyObject *t) {
 static PyObject *dr_topic_partition(PyObject *spec, PyObject *topic, PyObject *part) {
     PyTypeObject *tp_type = (PyTypeObject *)PyTuple_GET_ITEM(spec, 1);
     PyObject *cache = PyTuple_GET_SIZE(spec) > 4 ? PyTuple_GET_ITEM(spec, 4) : NULL;
-    PyObject *by_part = NULL; /* strong: a lookup may run a str subclass's __eq__ */
+    /* Strong references taken by the lookup itself (cfl_dict_get_ref): a lookup may run a str
+     * subclass's __eq__, and the cache is shared by the threads serving delivery reports. */
+    PyObject *by_part = NULL;
     if (cache != NULL) {
-        by_part = Py_XNewRef(PyDict_GetItemWithError(cache, topic));
-        if (by_part == NULL && PyErr_Occurred())
+        if (cfl_dict_get_ref(cache, topic, &by_part) < 0)
             return NULL;
         if (by_part != NULL) {
-            PyObject *hit = Py_XNewRef(PyDict_GetItemWithError(by_part, part));
-            if (hit != NULL || PyErr_Occurred()) {
+            PyObject *hit;
+            int found = cfl_dict_get_ref(by_part, part, &hit);
+            if (found != 0) {
                 Py_DECREF(by_part);
-                return hit;
+                return hit; /* NULL with the exception when the lookup raised */
             }
         }
     }
@@ -243,7 +258,8 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
 static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
     MsgRef *ref = e->ref;
     int rc = 0;
-    if (ref->resolve && !h->no_callbacks) {
+    int no_callbacks = CFL_LOAD_INT(&h->no_callbacks);
+    if (ref->resolve && !no_callbacks) {
         if (e->err == RD_KAFKA_RESP_ERR_NO_ERROR && e->copy == NULL) {
             rc = dr_resolve(st, ref, e);
             dr_release(e);
@@ -251,8 +267,7 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
         }
     }
     /* An awaited report (opaque set) always resolves, even with delivery.report.only.error. */
-    if (!h->no_callbacks &&
-        !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR && ref->opaque == NULL)) {
+    if (!no_callbacks && !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR && ref->opaque == NULL)) {
         PyObject *err = cfl_error_or_none(st, e->err, NULL);
         MessageObject *m = err ? cfl_message_alloc(st) : NULL;
         if (m != NULL) {
@@ -313,10 +328,118 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
     return 0;
 }
 
+/* Take the oldest report of the client's backlog, which every thread serving the client shares:
+ * 1 taken into *e, 0 when the backlog is empty. */
+static int backlog_pop(Handle *h, DrEntry *e) {
+    int got = 0;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    DrQueue *q = &h->backlog;
+    if (q->head < q->len) {
+        *e = q->items[q->head++];
+        got = 1;
+    }
+    if (q->head == q->len)
+        q->head = q->len = 0;
+    Py_END_CRITICAL_SECTION();
+    return got;
+}
+
+/* Deliver the backlog's reports in order, one at a time (other threads may deliver some of them
+ * meanwhile); stops at the first callback that raises. GIL held. */
+static int backlog_drain(Handle *h, Py_ssize_t *served) {
+    cfl_state *st = h->st;
+    DrEntry e;
+    while (backlog_pop(h, &e)) {
+        (*served)++;
+        if (st == NULL) {
+            dr_release(&e);
+            return -1;
+        }
+        if (dr_deliver(h, st, &e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Keep the reports a call could not hand over (a callback raised) for the next call. Out of
+ * memory, the ones that could not be kept are released rather than leaked. GIL held. */
+static void backlog_push(Handle *h, DrQueue *from) {
+    size_t i = from->head;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    for (; i < from->len; i++)
+        if (drq_push(&h->backlog, &from->items[i]) < 0)
+            break;
+    Py_END_CRITICAL_SECTION();
+    for (; i < from->len; i++)
+        dr_release(&from->items[i]);
+}
+
 /* The client's class name for messages ("Producer", "Consumer", "AdminClient", a subclass). */
 static const char *kind_name(Handle *h) {
     const char *name = Py_TYPE(h)->tp_name, *dot = strrchr(name, '.');
     return dot != NULL ? dot + 1 : name;
+}
+
+/* ---- uses and lifecycle ----------------------------------------------------------------- */
+
+void cfl_use_begin(Handle *h, CflUse *u) {
+    u->h = h;
+    u->counted = 1;
+    u->prev = current_use;
+    current_use = u;
+    /* Counted before the method looks at closing (in cfl_handle_check): either close() sees this
+     * use and waits for it, or the method sees closing and raises (both accesses are atomic). */
+    CFL_ADD_INT(&h->active, 1);
+}
+
+void cfl_use_end(CflUse *u) {
+    current_use = u->prev;
+    if (u->counted)
+        CFL_ADD_INT(&u->h->active, -1);
+}
+
+static int use_find(Handle *h) {
+    for (CflUse *u = current_use; u != NULL; u = u->prev)
+        if (u->h == h)
+            return 1;
+    return 0;
+}
+
+int cfl_handle_closing(Handle *h) {
+    if (!CFL_LOAD_INT(&h->closing))
+        return 0;
+    /* The thread running close() (its uncounted mark) serves on: its flush must not stop. */
+    for (CflUse *u = current_use; u != NULL; u = u->prev)
+        if (u->h == h && !u->counted)
+            return 0;
+    return 1;
+}
+
+int cfl_lifecycle_claim(Handle *h, CflUse *u) {
+    if (use_find(h)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "a %s cannot be closed or initialized from inside one of its own calls or callbacks",
+                     kind_name(h));
+        return -1;
+    }
+    while (!cfl_claim_int(&h->lifecycle)) {
+        /* Another thread is in __init__ or close() of this client: wait for it to finish. */
+        Py_BEGIN_ALLOW_THREADS
+        cfl_sleep_ms(2);
+        Py_END_ALLOW_THREADS
+        if (PyErr_CheckSignals() < 0)
+            return -1;
+    }
+    u->h = h;
+    u->counted = 0;
+    u->prev = current_use;
+    current_use = u;
+    return 0;
+}
+
+void cfl_lifecycle_release(CflUse *u) {
+    current_use = u->prev;
+    CFL_STORE_INT(&u->h->lifecycle, 0);
 }
 
 /* ---- calls ------------------------------------------------------------------------------ */
@@ -326,10 +449,10 @@ int cfl_call_begin(Handle *h, CallState *cs) {
     cs->h = h;
     cs->prev = current_call;
     current_call = cs;
-    h->active++;
-    if (drq_drain(h, &h->backlog, &cs->served) < 0) {
+    CFL_ADD_INT(&h->active, 1);
+    if (backlog_drain(h, &cs->served) < 0) {
         current_call = cs->prev;
-        h->active--;
+        CFL_ADD_INT(&h->active, -1);
         return -1;
     }
     return 0;
@@ -347,15 +470,11 @@ int cfl_call_end(CallState *cs) {
     if (cs->exc == NULL && drq_drain(h, &cs->drs, &cs->served) < 0)
         cs->exc = CFL_FETCH_EXC();
     /* Reports not handed over (a callback raised) wait for the next call. */
-    for (size_t i = cs->drs.head; i < cs->drs.len; i++) {
-        if (drq_push(&h->backlog, &cs->drs.items[i]) < 0) {
-            /* Out of memory: release what the report holds rather than leak it. */
-            dr_release(&cs->drs.items[i]);
-        }
-    }
+    if (cs->drs.head < cs->drs.len)
+        backlog_push(h, &cs->drs);
     drq_free(&cs->drs);
     current_call = cs->prev;
-    h->active--;
+    CFL_ADD_INT(&h->active, -1);
     if (cs->exc != NULL) {
         CFL_RESTORE_EXC(cs->exc);
         return -1;
@@ -386,7 +505,7 @@ int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t
         } else {
             r = step(h, 0, ctx); /* nothing to wait for: keep the GIL */
         }
-        if (r > 0 || cs.exc != NULL || h->closing)
+        if (r > 0 || cs.exc != NULL || cfl_handle_closing(h))
             break;
         if (drq_drain(h, &cs.drs, &cs.served) < 0) {
             cs.exc = CFL_FETCH_EXC();
@@ -488,7 +607,7 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
         .leader_epoch = rd_kafka_message_leader_epoch(rkm),
         .latency_us = rd_kafka_message_latency(rkm),
     };
-    if (ref->shared && rkm->err)
+    if (CFL_LOAD_SSIZE(&ref->shared) && rkm->err)
         e.copy = dr_copy(rkm); /* NULL without memory: reported with no value and key */
     e.timestamp = rd_kafka_message_timestamp(rkm, &tstype);
     e.tstype = (int)tstype;
@@ -523,7 +642,7 @@ static void error_cb(rd_kafka_t *rk, int code, const char *reason, void *opaque)
     CbGil g;
     cfl_cb_enter(h, &g);
     cfl_state *st = h->st;
-    if (st == NULL || h->no_callbacks)
+    if (st == NULL || CFL_LOAD_INT(&h->no_callbacks))
         goto done;
     rd_kafka_resp_err_t err = (rd_kafka_resp_err_t)code;
     char fatal_reason[512];
@@ -539,7 +658,7 @@ static void error_cb(rd_kafka_t *rk, int code, const char *reason, void *opaque)
         Py_XDECREF(eo); /* this call already raised: later events are not handed to Python */
     } else if (h->error_cb != NULL) {
         call_user(rk, &g, h->error_cb, eo);
-    } else if (fatal && eo != NULL && !h->close_flushing) {
+    } else if (fatal && eo != NULL && !CFL_LOAD_INT(&h->close_flushing)) {
         /* Nobody listens, yet the client is now unusable: say so from the serving call. (Not
          * from close(): closing is what a fatal error calls for, and the failed messages'
          * delivery reports still say what was lost.) */
@@ -561,7 +680,7 @@ static void throttle_cb(rd_kafka_t *rk, const char *broker_name, int32_t broker_
     CbGil g;
     cfl_cb_enter(h, &g);
     cfl_state *st = h->st;
-    if (st != NULL && !h->no_callbacks && h->throttle_cb != NULL && cfl_cb_may_call(&g)) {
+    if (st != NULL && !CFL_LOAD_INT(&h->no_callbacks) && h->throttle_cb != NULL && cfl_cb_may_call(&g)) {
         PyObject *cls = cfl_cached_import(&st->ThrottleEvent, "confluent_kafka._model", "ThrottleEvent");
         PyObject *ev = cls ? PyObject_CallFunction(cls, "sid", broker_name, (int)broker_id,
                                                    (double)throttle_time_ms / 1000.0)
@@ -575,7 +694,7 @@ static int stats_cb(rd_kafka_t *rk, char *json, size_t json_len, void *opaque) {
     Handle *h = (Handle *)opaque;
     CbGil g;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->stats_cb != NULL && cfl_cb_may_call(&g))
+    if (!CFL_LOAD_INT(&h->no_callbacks) && h->stats_cb != NULL && cfl_cb_may_call(&g))
         call_user(rk, &g, h->stats_cb, PyUnicode_DecodeUTF8(json, (Py_ssize_t)json_len, "replace"));
     cfl_cb_leave(&g);
     return 0; /* librdkafka frees json */
@@ -591,7 +710,7 @@ static void log_cb(const rd_kafka_t *rk, int level, const char *fac, const char 
     Handle *h = (Handle *)rd_kafka_opaque(rk);
     CbGil g;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->logger != NULL && cfl_cb_may_call(&g)) {
+    if (!CFL_LOAD_INT(&h->no_callbacks) && h->logger != NULL && cfl_cb_may_call(&g)) {
         /* logger.log(level, "%s [%s] %s", facility, client name, text): a LogRecord whose
          * message reads "FAIL [rdkafka#producer-1] [thrd:...]: ...". */
         PyObject *res = PyObject_CallMethod(h->logger, "log", "issss", python_log_level(level), "%s [%s] %s",
@@ -653,7 +772,7 @@ static void oauth_cb(rd_kafka_t *rk, const char *config, void *opaque) {
     int was = on_librdkafka_thread;
     on_librdkafka_thread = 1;
     cfl_cb_enter(h, &g);
-    if (!h->no_callbacks && h->oauth_cb != NULL) {
+    if (!CFL_LOAD_INT(&h->no_callbacks) && h->oauth_cb != NULL) {
         PyObject *res = PyObject_CallFunction(h->oauth_cb, "z", config);
         if (res == NULL || set_oauth_token(rk, res) < 0) {
             PyObject *exc = CFL_FETCH_EXC();
@@ -669,16 +788,22 @@ static void oauth_cb(rd_kafka_t *rk, const char *config, void *opaque) {
             rd_kafka_oauthbearer_set_token_failure(rk, msg);
             PyErr_Clear();
             Py_XDECREF(text);
-            if (h->oauth_state == 1 && h->oauth_error == NULL) {
-                h->oauth_error = exc; /* the waiting constructor raises it */
-            } else {
+            /* The constructor waiting for the first token (another thread) raises it. */
+            int handed = 0;
+            Py_BEGIN_CRITICAL_SECTION(h);
+            if (CFL_LOAD_INT(&h->oauth_state) == 1 && h->oauth_error == NULL) {
+                h->oauth_error = exc;
+                handed = 1;
+            }
+            Py_END_CRITICAL_SECTION();
+            if (!handed) {
                 CFL_RESTORE_EXC(exc);
                 PyErr_WriteUnraisable(h->oauth_cb);
             }
         }
         Py_XDECREF(res);
     }
-    h->oauth_state = 2;
+    CFL_STORE_INT(&h->oauth_state, 2);
     cfl_cb_leave(&g);
     on_librdkafka_thread = was;
 }
@@ -735,16 +860,23 @@ static int client_type(Handle *h) {
 /* What a client that was closed (or never initialised) keeps: nothing of its last life. */
 static void handle_reset(Handle *h) {
     cfl_handle_clear(h);
-    h->closed = h->closing = h->close_flushing = h->in_transaction = 0;
-    h->no_callbacks = h->oauth_state = h->rebalance_assigned = h->dr_only_error = 0;
+    CFL_STORE_INT(&h->closed, 0);
+    CFL_STORE_INT(&h->closing, 0);
+    CFL_STORE_INT(&h->close_flushing, 0);
+    CFL_STORE_INT(&h->in_transaction, 0);
+    CFL_STORE_INT(&h->no_callbacks, 0);
+    CFL_STORE_INT(&h->oauth_state, 0);
+    CFL_STORE_INT(&h->rebalance_assigned, 0);
+    h->dr_only_error = 0;
     h->iter_timeout_ms = -1;
     h->fork_generation = fork_generation;
 }
 
-int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
-                     void (*before_new)(Handle *, rd_kafka_conf_t *)) {
+static int handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
+                        void (*before_new)(Handle *, rd_kafka_conf_t *)) {
     int type = client_type(h);
-    if (h->rk != NULL || (h->closed && type < 0)) {
+    int closed = CFL_LOAD_INT(&h->closed);
+    if (h->rk != NULL || (closed && type < 0)) {
         if (type == 0)
             PyErr_SetString(PyExc_RuntimeError, "Producer already __init__:ialized");
         else if (type == 1)
@@ -753,7 +885,7 @@ int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *
             PyErr_Format(PyExc_RuntimeError, "%s is already initialized", Py_TYPE(h)->tp_name);
         return -1;
     }
-    if (h->closed)
+    if (closed)
         handle_reset(h); /* a closed Producer or Consumer may be initialised again, as in confluent-kafka 2.x */
     h->kind = kind;
     rd_kafka_conf_t *conf = cfl_conf_build(h, h->st, args, kwargs);
@@ -776,20 +908,30 @@ int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *
                           type == 0 ? "producer" : "consumer", errstr);
         return -1;
     }
-    h->rk = rk;
     if (kind == RD_KAFKA_CONSUMER) {
         /* Every callback, logs included, is served from poll()/consume(). */
         rd_kafka_poll_set_consumer(rk);
         h->rkqu = rd_kafka_queue_get_consumer(rk);
     }
+    CFL_STORE_PTR(&h->rk, rk); /* published last: other threads may use the client from here */
     if (cfl_handle_started(h) < 0) {
         PyObject *exc = CFL_FETCH_EXC();
         cfl_handle_destroy(h);
-        h->closed = 1;
+        CFL_STORE_INT(&h->closed, 1);
         CFL_RESTORE_EXC(exc);
         return -1;
     }
     return 0;
+}
+
+int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *kwargs,
+                     void (*before_new)(Handle *, rd_kafka_conf_t *)) {
+    CflUse life;
+    if (cfl_lifecycle_claim(h, &life) < 0)
+        return -1;
+    int rc = handle_start(h, kind, args, kwargs, before_new);
+    cfl_lifecycle_release(&life);
+    return rc;
 }
 
 /* The constructor's first token could not be set: raise at once what upstream raises after its
@@ -839,16 +981,19 @@ int cfl_handle_started(Handle *h) {
         return -1;
     }
     int64_t deadline = now_ms() + CFL_OAUTH_WAIT_MS;
-    while (h->oauth_state == 1 && now_ms() < deadline) {
+    while (CFL_LOAD_INT(&h->oauth_state) == 1 && now_ms() < deadline) {
         Py_BEGIN_ALLOW_THREADS
         cfl_sleep_ms(10);
         Py_END_ALLOW_THREADS
         if (PyErr_CheckSignals() < 0)
             return -1;
     }
-    if (h->oauth_error != NULL) {
-        PyObject *exc = h->oauth_error;
-        h->oauth_error = NULL;
+    PyObject *exc;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    exc = h->oauth_error;
+    h->oauth_error = NULL;
+    Py_END_CRITICAL_SECTION();
+    if (exc != NULL) {
         raise_token_not_set(h, exc);
         return -1;
     }
@@ -867,7 +1012,7 @@ static int not_usable(Handle *h, int common) {
         PyErr_SetString(PyExc_RuntimeError, "Consumer closed");
     else if (type == 0)
         PyErr_SetString(PyExc_RuntimeError, "Producer has been closed");
-    else if (h->closed)
+    else if (CFL_LOAD_INT(&h->closed))
         PyErr_Format(PyExc_RuntimeError, "%s has been closed", kind_name(h));
     else
         PyErr_Format(PyExc_RuntimeError, "%s is not initialized (was __init__ called?)", Py_TYPE(h)->tp_name);
@@ -875,9 +1020,9 @@ static int not_usable(Handle *h, int common) {
 }
 
 static int handle_check(Handle *h, int common) {
-    if (h->rk == NULL)
+    if (CFL_LOAD_PTR(&h->rk) == NULL)
         return not_usable(h, common);
-    if (h->closing && call_find(h) == NULL) {
+    if (CFL_LOAD_INT(&h->closing) && call_find(h) == NULL) {
         /* Only the closing thread's own callbacks (e.g. a commit in on_revoke) may still call. */
         PyErr_Format(PyExc_RuntimeError, "%s is being closed", kind_name(h));
         return -1;
@@ -904,7 +1049,7 @@ static void *destroy_in_thread(void *rk) {
 #endif
 
 int cfl_handle_may_close(Handle *h) {
-    if (call_find(h) != NULL) {
+    if (call_find(h) != NULL || use_find(h)) {
         PyErr_Format(PyExc_RuntimeError, "a %s cannot be closed from inside one of its own callbacks",
                      kind_name(h));
         return -1;
@@ -913,11 +1058,13 @@ int cfl_handle_may_close(Handle *h) {
 }
 
 void cfl_handle_quiesce(Handle *h) {
-    h->closing = 1;
+    CFL_STORE_INT(&h->closing, 1);
     /* Calls on other threads leave within one wait slice (or their own timeout). */
-    while (h->active > 0) {
+    while (CFL_LOAD_INT(&h->active) > 0) {
         if (h->rkqu != NULL)
             rd_kafka_queue_yield(h->rkqu);
+        else if (h->kind == RD_KAFKA_PRODUCER)
+            rd_kafka_yield(h->rk);
         Py_BEGIN_ALLOW_THREADS
         cfl_sleep_ms(5);
         Py_END_ALLOW_THREADS
@@ -929,11 +1076,11 @@ void cfl_handle_destroy(Handle *h) {
     if (rk == NULL)
         return;
     cfl_handle_quiesce(h);
-    h->no_callbacks = 1;
+    CFL_STORE_INT(&h->no_callbacks, 1);
     if (h->fork_generation != fork_generation) {
         /* An inherited copy: its threads are gone, so librdkafka cannot tear it down. */
         cfl_io_event_teardown(h, 1);
-        h->rk = NULL;
+        CFL_STORE_PTR(&h->rk, NULL);
         return;
     }
     CallState cs;
@@ -949,8 +1096,10 @@ void cfl_handle_destroy(Handle *h) {
     if (h->topics != NULL) {
         PyObject *k, *v;
         Py_ssize_t pos = 0;
+        Py_BEGIN_CRITICAL_SECTION(h->topics);
         while (PyDict_Next(h->topics, &pos, &k, &v))
             rd_kafka_topic_destroy((rd_kafka_topic_t *)PyCapsule_GetPointer(v, NULL));
+        Py_END_CRITICAL_SECTION();
         PyDict_Clear(h->topics);
     }
     cfl_io_event_teardown(h, 0);
@@ -958,7 +1107,7 @@ void cfl_handle_destroy(Handle *h) {
         rd_kafka_queue_destroy(h->rkqu);
         h->rkqu = NULL;
     }
-    h->rk = NULL;
+    CFL_STORE_PTR(&h->rk, NULL);
 #ifndef _WIN32
     if (on_librdkafka_thread) {
         /* librdkafka cannot join its own thread: let a helper thread tear it down. */
@@ -1033,7 +1182,7 @@ void cfl_handle_dealloc(Handle *h) {
     if (h->weakreflist != NULL)
         PyObject_ClearWeakRefs((PyObject *)h);
     cfl_handle_destroy(h);
-    h->no_callbacks = 1;
+    CFL_STORE_INT(&h->no_callbacks, 1);
     for (size_t i = h->backlog.head; i < h->backlog.len; i++)
         dr_release(&h->backlog.items[i]);
     drq_free(&h->backlog);
@@ -1106,3 +1255,18 @@ PyObject *cfl_handle_reduce(Handle *h, PyObject *unused) {
                  Py_TYPE(h)->tp_name);
     return NULL;
 }
+
+/* ---- the shared method table entries, run as uses -------------------------------------- */
+
+#define CFL_GUARDED_KW_EXTERN(fn)                                                                 \
+    PyObject *fn##_guarded(PyObject *self, PyObject *args, PyObject *kwargs) {                    \
+        CFL_GUARD_BODY(fn((void *)self, args, kwargs), PyObject *)                                \
+    }
+#define CFL_GUARDED_O_EXTERN(fn)                                                                  \
+    PyObject *fn##_guarded(PyObject *self, PyObject *arg) { CFL_GUARD_BODY(fn((void *)self, arg), PyObject *) }
+
+CFL_GUARDED_KW_EXTERN(cfl_list_topics)
+CFL_GUARDED_KW_EXTERN(cfl_handle_cluster_id)
+CFL_GUARDED_KW_EXTERN(cfl_handle_set_sasl_credentials)
+CFL_GUARDED_O_EXTERN(cfl_io_event_fd)
+CFL_GUARDED_O_EXTERN(cfl_aio_results)

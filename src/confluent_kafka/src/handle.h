@@ -5,7 +5,15 @@
  * the GIL while librdkafka blocks, and a callback takes it back only to run Python code. Delivery
  * reports are collected without the GIL and handed to Python in batches, so one GIL acquisition
  * serves many of them. An exception raised by a callback stops the wait early and surfaces from
- * the call that served it; undelivered reports wait in a backlog for the next call. */
+ * the call that served it; undelivered reports wait in a backlog for the next call.
+ *
+ * Threads (docs/threading.md): one client may be used by many threads at once, with or without a
+ * GIL. Every method that reaches rk runs as a "use" (CFL_GUARD_*: `active` counts them); close()
+ * marks the client closing, waits until no use is left, and only then frees rk, so a call racing
+ * close() either finishes first or raises RuntimeError. The fields threads share are either fixed
+ * while rk lives (the conf callbacks, kind, ...), atomic (the flags below marked so), or read and
+ * written in a critical section on the handle (the backlog, the rebalance callbacks, the
+ * consumer's stash, last_topic and paused set, the asyncio queues). */
 #ifndef CFL_HANDLE_H
 #define CFL_HANDLE_H
 #include "module.h"
@@ -78,14 +86,16 @@ typedef struct Handle {
     DrQueue backlog;       /* delivery reports not yet handed to Python (GIL held to touch) */
     unsigned fork_generation;
     int dr_only_error;
+    /* Atomic (CFL_LOAD_INT/CFL_STORE_INT): read by threads that hold no lock of the handle. */
     int no_callbacks;      /* set while tearing down: reports only release what they hold */
     int oauth_state;       /* 0 no oauth_cb, 1 waiting for the first token, 2 done */
     int rebalance_assigned; /* consumer: the rebalance callback assigned by itself */
-    int active;            /* calls using rk with the GIL released; close() waits for them */
-    char in_transaction;   /* producer: begin_transaction() done, not yet committed or aborted */
-    char closing;          /* close() started: waiting calls return at their next slice */
-    char close_flushing;   /* producer: close() is delivering what it can before the teardown */
-    char closed;
+    int active;            /* calls using rk (uses, see CFL_GUARD_*); close() waits for them */
+    int in_transaction;    /* producer: begin_transaction() done, not yet committed or aborted */
+    int closing;           /* close() started: waiting calls return at their next slice */
+    int close_flushing;    /* producer: close() is delivering what it can before the teardown */
+    int closed;
+    int lifecycle;         /* a thread is in __init__ or close() (cfl_lifecycle_claim) */
     char peek_headers;     /* consumer: records' headers may be checked in their bytes first (message.c) */
     char io_on;             /* io_fd[] are open and the served queue writes to io_fd[1] */
     int io_fd[2];           /* asyncio wake-up pipe (io_event.c): read end, write end */
@@ -121,10 +131,60 @@ int cfl_serve(Handle *h, int timeout_ms, cfl_step_fn step, void *ctx, Py_ssize_t
  * that close() on another thread waits for it instead of freeing rk under it. */
 #define CFL_BLOCKING(h, stmt)                                                                     \
     do {                                                                                          \
-        (h)->active++;                                                                            \
+        CFL_ADD_INT(&(h)->active, 1);                                                             \
         Py_BEGIN_ALLOW_THREADS stmt;                                                              \
-        Py_END_ALLOW_THREADS(h)->active--;                                                        \
+        Py_END_ALLOW_THREADS CFL_ADD_INT(&(h)->active, -1);                                       \
     } while (0)
+
+/* One method call's use of a client. While any use is open, close() on another thread waits
+ * (the client stays usable); a use opened after close() began finds the client closing, and
+ * its cfl_handle_check() raises. The uses of a thread form a stack (as CallStates do), so that
+ * close() called from inside one of the client's own calls is refused instead of waiting for
+ * itself. */
+typedef struct CflUse {
+    Handle *h;
+    int counted; /* 0: only marks the thread as inside __init__/close() (cfl_lifecycle_claim) */
+    struct CflUse *prev;
+} CflUse;
+void cfl_use_begin(Handle *h, CflUse *u);
+void cfl_use_end(CflUse *u);
+
+/* A method table entry's function run as a use: CFL_GUARD_O(fn) defines fn_guarded with fn's
+ * signature (NOARGS and O methods share one; KW: args, kwargs; FAST: FASTCALL|KEYWORDS; FASTPOS:
+ * FASTCALL; ITERNEXT/LEN: the type slots). `fn`'s self may be any Handle-headed struct. */
+#define CFL_GUARD_BODY(call, type)                                                                \
+    CflUse use_;                                                                                  \
+    cfl_use_begin((Handle *)self, &use_);                                                         \
+    type r_ = call;                                                                               \
+    cfl_use_end(&use_);                                                                           \
+    return r_;
+#define CFL_GUARD_O(fn)                                                                           \
+    static PyObject *fn##_guarded(PyObject *self, PyObject *arg) { CFL_GUARD_BODY(fn((void *)self, arg), PyObject *) }
+#define CFL_GUARD_KW(fn)                                                                          \
+    static PyObject *fn##_guarded(PyObject *self, PyObject *args, PyObject *kwargs) {            \
+        CFL_GUARD_BODY(fn((void *)self, args, kwargs), PyObject *)                                \
+    }
+#define CFL_GUARD_FAST(fn)                                                                        \
+    static PyObject *fn##_guarded(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+                                  PyObject *kwnames) {                                            \
+        CFL_GUARD_BODY(fn((void *)self, args, nargs, kwnames), PyObject *)                        \
+    }
+#define CFL_GUARD_FASTPOS(fn)                                                                     \
+    static PyObject *fn##_guarded(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {      \
+        CFL_GUARD_BODY(fn((void *)self, args, nargs), PyObject *)                                 \
+    }
+#define CFL_GUARD_ITERNEXT(fn)                                                                    \
+    static PyObject *fn##_guarded(PyObject *self) { CFL_GUARD_BODY(fn((void *)self), PyObject *) }
+#define CFL_GUARD_LEN(fn)                                                                         \
+    static Py_ssize_t fn##_guarded(PyObject *self) { CFL_GUARD_BODY(fn((void *)self), Py_ssize_t) }
+
+/* __init__ and close() of one client exclude each other across threads: a second close() waits
+ * for the first to finish (and then finds the client closed) instead of tearing down the same
+ * rk twice. 0 once claimed (release with cfl_lifecycle_release), or -1 with an exception: a
+ * signal while waiting, or RuntimeError when this thread is already inside a call, callback,
+ * __init__ or close() of this client (waiting would never end). */
+int cfl_lifecycle_claim(Handle *h, CflUse *u);
+void cfl_lifecycle_release(CflUse *u);
 
 /* Raise RuntimeError if the client is closed (or was never initialised) or was created before a
  * fork(). Returns -1 then. The _common form is for the methods every client type shares
@@ -157,7 +217,8 @@ int cfl_handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObject *
 /* The part of cfl_handle_start after rd_kafka_new (log queue, SASL callbacks, OAuth token). */
 int cfl_handle_started(Handle *h);
 
-/* Release a produced message's references (GIL held). */
+/* A zeroed MsgRef (NULL with MemoryError), and the release of one's references (GIL held). */
+MsgRef *cfl_msgref_new(void);
 void cfl_msgref_free(MsgRef *ref);
 
 /* Tear down librdkafka without running user callbacks, releasing what pending reports hold.
@@ -165,11 +226,15 @@ void cfl_msgref_free(MsgRef *ref);
  * Consumer.close() leaves it first. GIL held on entry and exit. */
 void cfl_handle_destroy(Handle *h);
 
+/* close() has begun on another thread: waits return at their next slice (the thread running
+ * close() itself serves on). */
+int cfl_handle_closing(Handle *h);
+
 /* Refuse new calls and wait (GIL released) until calls on other threads have left rk. */
 void cfl_handle_quiesce(Handle *h);
 
-/* RuntimeError (returns -1) when called from inside one of this client's own callbacks, where
- * tearing it down would pull rk from under the call that runs the callback. */
+/* RuntimeError (returns -1) when called from inside one of this client's own callbacks or calls,
+ * where tearing it down would pull rk from under the call that runs the callback. */
 int cfl_handle_may_close(Handle *h);
 
 /* Shared type plumbing. */
@@ -185,22 +250,28 @@ PyObject *cfl_handle_cluster_id(Handle *h, PyObject *args, PyObject *kwargs);
 PyObject *cfl_handle_wait_cluster_id(Handle *h, int timeout_ms);
 PyObject *cfl_handle_reduce(Handle *h, PyObject *unused);
 PyObject *cfl_list_topics(Handle *h, PyObject *args, PyObject *kwargs); /* metadata.c */
+/* The entries of CFL_HANDLE_METHODS and CFL_IO_EVENT_METHODS, run as uses (handle.c). */
+PyObject *cfl_list_topics_guarded(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cfl_handle_cluster_id_guarded(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cfl_handle_set_sasl_credentials_guarded(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *cfl_io_event_fd_guarded(PyObject *self, PyObject *unused);
+PyObject *cfl_aio_results_guarded(PyObject *self, PyObject *unused);
 
 /* Methods every client type lists in its method table. */
 #define CFL_HANDLE_METHODS                                                                        \
-    {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics, METH_VARARGS | METH_KEYWORDS,   \
+    {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics_guarded, METH_VARARGS | METH_KEYWORDS, \
      "list_topics($self, /, topic=None, timeout=-1)\n--\n\nReturns ClusterMetadata: brokers, "  \
      "topics and partitions (one topic if given).\n\n"                                            \
      ":param topic: only this topic, or None for all.\n"                                            \
      ":param timeout: seconds to wait; None or negative waits without limit.\n"                     \
      ":returns: a ClusterMetadata.\n"                                                               \
      ":raises ~confluent_kafka.KafkaException: when the metadata request fails.\n"},                \
-    {"cluster_id", (PyCFunction)(void (*)(void))cfl_handle_cluster_id, METH_VARARGS | METH_KEYWORDS, \
+    {"cluster_id", (PyCFunction)(void (*)(void))cfl_handle_cluster_id_guarded, METH_VARARGS | METH_KEYWORDS, \
      "cluster_id($self, /, timeout=-1)\n--\n\nThe id of the cluster, from broker metadata (brokers " \
      ">= 0.10.1, KIP-78).\n\n:param float timeout: seconds to wait for the metadata; -1 waits as long " \
      "as it takes.\n:returns: the cluster id\n:rtype: str\n:raises ~confluent_kafka.KafkaException: _TIMED_OUT when no " \
      "broker answered in time."},                                                                   \
-    {"set_sasl_credentials", (PyCFunction)(void (*)(void))cfl_handle_set_sasl_credentials,        \
+    {"set_sasl_credentials", (PyCFunction)(void (*)(void))cfl_handle_set_sasl_credentials_guarded, \
      METH_VARARGS | METH_KEYWORDS,                                                                 \
      "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM "      \
      "credentials used on "                                                                        \
@@ -228,10 +299,10 @@ void cfl_io_event_teardown(Handle *h, int inherited);
 PyObject *cfl_io_event_fd(Handle *h, PyObject *unused);
 PyObject *cfl_aio_results(Handle *h, PyObject *unused);
 #define CFL_IO_EVENT_METHODS                                                                      \
-    {"_io_event_fd", (PyCFunction)cfl_io_event_fd, METH_NOARGS,                                   \
+    {"_io_event_fd", (PyCFunction)cfl_io_event_fd_guarded, METH_NOARGS,                           \
      "_io_event_fd($self, /)\n--\n\nReturns int.\n\nA non-blocking file descriptor that becomes " \
      "readable when the queue this client serves goes from empty to non-empty (asyncio layer)."}, \
-    {"_aio_results", (PyCFunction)cfl_aio_results, METH_NOARGS,                                   \
+    {"_aio_results", (PyCFunction)cfl_aio_results_guarded, METH_NOARGS,                           \
      "_aio_results($self, /)\n--\n\nReturns list of (token, result, exception) for finished "     \
      "awaited requests (asyncio layer)."}
 

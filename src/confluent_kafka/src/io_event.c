@@ -11,7 +11,10 @@
  *
  * The pipe belongs to the client: it is closed only after librdkafka stopped writing to it
  * (cfl_io_event_teardown, called before rd_kafka_destroy), so a stray write can never reach a
- * descriptor number that was reused. */
+ * descriptor number that was reused.
+ *
+ * The pipe and the result queue are made on first use, by whichever thread comes first: in a
+ * critical section on the client (nothing there blocks or calls Python code). */
 #include "handle.h"
 
 #include "error.h"
@@ -32,7 +35,7 @@ static int set_nonblocking_cloexec(int fd) {
     return 0;
 }
 
-/* Open the pipe once per client. Returns 0, or -1 with OSError set. */
+/* Open the pipe once per client. Returns 0, or -1 with OSError set. In a critical section on h. */
 static int io_pipe_open(Handle *h) {
     if (h->io_on)
         return 0;
@@ -54,36 +57,50 @@ static int io_pipe_open(Handle *h) {
 }
 
 int cfl_io_watch(Handle *h, rd_kafka_queue_t *q) {
-    if (io_pipe_open(h) < 0)
-        return -1;
-    rd_kafka_queue_io_event_enable(q, h->io_fd[1], "1", 1);
-    return 0;
+    int rc;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    rc = io_pipe_open(h);
+    if (rc == 0)
+        rd_kafka_queue_io_event_enable(q, h->io_fd[1], "1", 1);
+    Py_END_CRITICAL_SECTION();
+    return rc;
 }
 
 PyObject *cfl_io_event_fd(Handle *h, PyObject *unused) {
     if (cfl_handle_check(h) < 0)
         return NULL;
+    int fd = -1;
+    Py_BEGIN_CRITICAL_SECTION(h);
     if (!h->io_on) {
-        if (io_pipe_open(h) < 0)
-            return NULL;
-        /* A consumer serves its consumer queue (the main queue is forwarded there). */
-        rd_kafka_queue_t *q = h->rkqu != NULL ? h->rkqu : rd_kafka_queue_get_main(h->rk);
-        rd_kafka_queue_io_event_enable(q, h->io_fd[1], "1", 1);
-        if (q != h->rkqu)
-            rd_kafka_queue_destroy(q);
+        if (io_pipe_open(h) == 0) {
+            /* A consumer serves its consumer queue (the main queue is forwarded there). */
+            rd_kafka_queue_t *q = h->rkqu != NULL ? h->rkqu : rd_kafka_queue_get_main(h->rk);
+            rd_kafka_queue_io_event_enable(q, h->io_fd[1], "1", 1);
+            if (q != h->rkqu)
+                rd_kafka_queue_destroy(q);
+        }
     }
-    return PyLong_FromLong(h->io_fd[0]);
+    if (h->io_on)
+        fd = h->io_fd[0];
+    Py_END_CRITICAL_SECTION();
+    return fd < 0 ? NULL : PyLong_FromLong(fd);
 }
 
 rd_kafka_queue_t *cfl_aio_queue(Handle *h) {
-    if (h->aio_q != NULL)
-        return h->aio_q;
-    rd_kafka_queue_t *q = rd_kafka_queue_new(h->rk);
+    rd_kafka_queue_t *q = CFL_LOAD_PTR(&h->aio_q);
+    if (q != NULL)
+        return q;
+    q = rd_kafka_queue_new(h->rk);
     if (cfl_io_watch(h, q) < 0) {
         rd_kafka_queue_destroy(q);
         return NULL;
     }
-    return h->aio_q = q;
+    if (!CFL_PUBLISH_PTR(&h->aio_q, q)) {
+        /* Another thread's queue got there first (ours woke the pipe for nothing). */
+        rd_kafka_queue_destroy(q);
+        q = CFL_LOAD_PTR(&h->aio_q);
+    }
+    return q;
 }
 
 void cfl_io_event_teardown(Handle *h, int inherited) {
@@ -162,10 +179,11 @@ PyObject *cfl_aio_results(Handle *h, PyObject *unused) {
     if (cfl_handle_check(h) < 0)
         return NULL;
     PyObject *out = PyList_New(0);
-    if (out == NULL || h->aio_q == NULL)
+    rd_kafka_queue_t *q = CFL_LOAD_PTR(&h->aio_q);
+    if (out == NULL || q == NULL)
         return out;
     rd_kafka_event_t *ev;
-    while ((ev = rd_kafka_queue_poll(h->aio_q, 0)) != NULL) {
+    while ((ev = rd_kafka_queue_poll(q, 0)) != NULL) {
         PyObject *t = result_tuple(h->st, ev);
         rd_kafka_event_destroy(ev);
         if (t == NULL || PyList_Append(out, t) < 0) {

@@ -38,12 +38,23 @@ static int add_header(rd_kafka_headers_t *hdrs, PyObject *name, PyObject *value,
 static int each_header(PyObject *obj, int (*fn)(void *, PyObject *, PyObject *, Py_ssize_t),
                        void *ctx) {
     if (PyDict_Check(obj)) {
+#ifdef Py_GIL_DISABLED
+        /* Another thread may change the dict while fn runs: walk a snapshot of its items (pairs,
+         * which the sequence walk below takes as they are). */
+        PyObject *items = PyDict_Items(obj);
+        if (items == NULL)
+            return -1;
+        int rc = each_header(items, fn, ctx);
+        Py_DECREF(items);
+        return rc;
+#else
         PyObject *k, *v;
         Py_ssize_t pos = 0, idx = 0;
         while (PyDict_Next(obj, &pos, &k, &v))
             if (fn(ctx, k, v, idx++) < 0)
                 return -1;
         return 0;
+#endif
     }
     if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
         PyErr_Format(PyExc_TypeError,
@@ -51,7 +62,9 @@ static int each_header(PyObject *obj, int (*fn)(void *, PyObject *, PyObject *, 
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    PyObject *seq = Py_NewRef(obj);
+    PyObject *seq = cfl_seq_snapshot(obj); /* a list another thread may resize: its items now */
+    if (seq == NULL)
+        return -1;
     int rc = 0;
     for (Py_ssize_t i = 0; rc == 0 && i < PySequence_Fast_GET_SIZE(seq); i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
@@ -154,6 +167,7 @@ MessageObject *cfl_message_alloc(cfl_state *st) {
     MessageObject *m = (MessageObject *)st->MessageType->tp_alloc(st->MessageType, 0);
     if (m == NULL)
         return NULL;
+    CFL_TSAN_FRESH(m);
     m->partition = RD_KAFKA_PARTITION_UA;
     m->offset = RD_KAFKA_OFFSET_INVALID;
     m->latency_us = -1;
@@ -280,7 +294,10 @@ static int64_t latency_us_of(double seconds) {
 
 static PyObject *Message_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     /* Every field zero until __init__ runs (arguments are __init__'s). */
-    return type->tp_alloc(type, 0);
+    PyObject *m = type->tp_alloc(type, 0);
+    if (m != NULL)
+        CFL_TSAN_FRESH(m);
+    return m;
 }
 
 static int Message_init(MessageObject *self, PyObject *args, PyObject *kwargs) {
@@ -296,16 +313,18 @@ static int Message_init(MessageObject *self, PyObject *args, PyObject *kwargs) {
                                      &value, &headers, &error, &timestamp, &latency, &epoch, &delivery_count) ||
         timestamp_arg(timestamp, &tstype, &ts) < 0)
         return -1;
-    /* Anything goes for the objects (tests put mocks there); a negative number means "unset". */
-    Py_XSETREF(self->topic, none_as_null(topic));
-    Py_XSETREF(self->key, none_as_null(key));
-    Py_XSETREF(self->value, none_as_null(value));
-    Py_XSETREF(self->headers, none_as_null(headers));
-    Py_XSETREF(self->error, none_as_null(error));
-    if (self->c_headers != NULL) {
-        rd_kafka_headers_destroy(self->c_headers);
-        self->c_headers = NULL;
-    }
+    /* Anything goes for the objects (tests put mocks there); a negative number means "unset".
+     * The old values go after the critical section (their finalizers may run Python code). */
+    PyObject *old[5];
+    rd_kafka_headers_t *old_c_headers;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    old[0] = self->topic, self->topic = none_as_null(topic);
+    old[1] = self->key, self->key = none_as_null(key);
+    old[2] = self->value, self->value = none_as_null(value);
+    old[3] = self->headers, self->headers = none_as_null(headers);
+    old[4] = self->error, self->error = none_as_null(error);
+    old_c_headers = self->c_headers;
+    self->c_headers = NULL;
     self->headers_raw = 0;
     self->partition = partition < 0 ? RD_KAFKA_PARTITION_UA : partition;
     self->offset = offset < 0 ? RD_KAFKA_OFFSET_INVALID : offset;
@@ -315,6 +334,11 @@ static int Message_init(MessageObject *self, PyObject *args, PyObject *kwargs) {
     self->tstype = tstype;
     self->timestamp = ts;
     track(self);
+    Py_END_CRITICAL_SECTION();
+    if (old_c_headers != NULL)
+        rd_kafka_headers_destroy(old_c_headers);
+    for (int i = 0; i < 5; i++)
+        Py_XDECREF(old[i]);
     return 0;
 }
 
@@ -343,104 +367,176 @@ static void Message_dealloc(MessageObject *self) {
     Message_clear(self);
     if (self->c_headers != NULL)
         rd_kafka_headers_destroy(self->c_headers);
+    CFL_TSAN_FRESH(self);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
 
-static PyObject *Message_topic(MessageObject *self, PyObject *unused) { return or_none(self->topic); }
-static PyObject *Message_value(MessageObject *self, PyObject *unused) { return or_none(self->value); }
-static PyObject *Message_key(MessageObject *self, PyObject *unused) { return or_none(self->key); }
-static PyObject *Message_error(MessageObject *self, PyObject *unused) { return or_none(self->error); }
+/* A field as a new reference (None for NULL), read in a critical section: another thread's
+ * setter may be replacing it. */
+static PyObject *field(MessageObject *self, PyObject *const *slot) {
+    PyObject *v;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    v = or_none(*slot);
+    Py_END_CRITICAL_SECTION();
+    return v;
+}
+
+/* A numeric field, read in a critical section (__init__ or set_timestamp() on another thread). */
+#define NUMBER_FIELD(self, expr, type)                                                            \
+    type v_;                                                                                      \
+    Py_BEGIN_CRITICAL_SECTION(self);                                                              \
+    v_ = (expr);                                                                                  \
+    Py_END_CRITICAL_SECTION();
+
+static PyObject *Message_topic(MessageObject *self, PyObject *unused) { return field(self, &self->topic); }
+static PyObject *Message_value(MessageObject *self, PyObject *unused) { return field(self, &self->value); }
+static PyObject *Message_key(MessageObject *self, PyObject *unused) { return field(self, &self->key); }
+static PyObject *Message_error(MessageObject *self, PyObject *unused) { return field(self, &self->error); }
 
 static PyObject *Message_partition(MessageObject *self, PyObject *unused) {
-    if (self->partition < 0)
+    NUMBER_FIELD(self, self->partition, int32_t)
+    if (v_ < 0)
         Py_RETURN_NONE;
-    return PyLong_FromLong(self->partition);
+    return PyLong_FromLong(v_);
 }
 
 static PyObject *Message_offset(MessageObject *self, PyObject *unused) {
-    if (self->offset < 0)
+    NUMBER_FIELD(self, self->offset, int64_t)
+    if (v_ < 0)
         Py_RETURN_NONE;
-    return PyLong_FromLongLong(self->offset);
+    return PyLong_FromLongLong(v_);
 }
 
 /* A consumed record's headers (or a delivery report's, as the producer was given them) become
- * the list of (str, bytes|None) pairs, once. Headers a user passed to Message() stay as given. */
+ * the list of (str, bytes|None) pairs, once. Headers a user passed to Message() stay as given.
+ * Threads may ask at once. librdkafka's headers are converted in a critical section (plain C and
+ * new str/bytes); a delivery report's user object is normalized outside it (that may run Python
+ * code), and the first result stored wins. */
 static int materialize_headers(MessageObject *self) {
+    int rc = 0;
+    PyObject *raw = NULL, *old = NULL;
+    Py_BEGIN_CRITICAL_SECTION(self);
     if (self->c_headers != NULL) {
         PyObject *list = headers_from_c(self->c_headers);
-        if (list == NULL)
-            return -1;
-        rd_kafka_headers_destroy(self->c_headers);
-        self->c_headers = NULL;
-        Py_XSETREF(self->headers, list);
-    } else if (self->headers_raw) {
-        PyObject *list = cfl_headers_normalize(self->headers);
-        if (list == NULL)
-            return -1;
-        Py_XSETREF(self->headers, list);
-        self->headers_raw = 0;
+        if (list == NULL) {
+            rc = -1;
+        } else {
+            rd_kafka_headers_destroy(self->c_headers);
+            self->c_headers = NULL;
+            old = self->headers;
+            self->headers = list;
+        }
+    } else if (self->headers_raw && self->headers != NULL) {
+        raw = Py_NewRef(self->headers);
     }
-    return 0;
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old);
+    if (raw == NULL)
+        return rc;
+    PyObject *list = cfl_headers_normalize(raw);
+    if (list == NULL)
+        rc = -1;
+    old = NULL;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    if (list != NULL && self->headers_raw && self->headers == raw) {
+        /* Unless another thread did, or set_headers() or __init__ replaced them meanwhile. */
+        old = self->headers;
+        self->headers = list;
+        self->headers_raw = 0;
+        list = NULL;
+    }
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(list);
+    Py_XDECREF(old);
+    Py_DECREF(raw);
+    return rc;
 }
 
 static PyObject *Message_headers(MessageObject *self, PyObject *unused) {
     if (materialize_headers(self) < 0)
         return NULL;
+    PyObject *headers;
+    Py_BEGIN_CRITICAL_SECTION(self);
     if (self->headers != NULL)
         track(self); /* the caller gets the object itself, and may put anything in it */
-    return or_none(self->headers);
+    headers = or_none(self->headers);
+    Py_END_CRITICAL_SECTION();
+    return headers;
 }
 
 static PyObject *Message_timestamp(MessageObject *self, PyObject *unused) {
-    return Py_BuildValue("(iL)", self->tstype, (long long)self->timestamp);
+    int tstype;
+    long long ts;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    tstype = self->tstype;
+    ts = (long long)self->timestamp;
+    Py_END_CRITICAL_SECTION();
+    return Py_BuildValue("(iL)", tstype, ts);
 }
 
 static PyObject *Message_latency(MessageObject *self, PyObject *unused) {
-    if (self->latency_us == -1)
+    NUMBER_FIELD(self, self->latency_us, int64_t)
+    if (v_ == -1)
         Py_RETURN_NONE;
-    return PyFloat_FromDouble((double)self->latency_us / 1e6);
+    return PyFloat_FromDouble((double)v_ / 1e6);
 }
 
 static PyObject *Message_leader_epoch(MessageObject *self, PyObject *unused) {
-    if (self->leader_epoch < 0)
+    NUMBER_FIELD(self, self->leader_epoch, int32_t)
+    if (v_ < 0)
         Py_RETURN_NONE;
-    return PyLong_FromLong(self->leader_epoch);
+    return PyLong_FromLong(v_);
 }
 
 static PyObject *Message_delivery_count(MessageObject *self, PyObject *unused) {
-    if (self->delivery_count <= 0)
+    NUMBER_FIELD(self, self->delivery_count, int)
+    if (v_ <= 0)
         Py_RETURN_NONE;
-    return PyLong_FromLong(self->delivery_count);
+    return PyLong_FromLong(v_);
 }
 
 /* The setters take any object, as upstream's do (a DeserializingConsumer stores deserialized
- * keys and values; tests store mocks). */
-static PyObject *set_field(MessageObject *self, PyObject **field, PyObject *v) {
+ * keys and values; tests store mocks). `clear_headers`: drop headers not yet converted too. */
+static PyObject *set_field(MessageObject *self, PyObject **field, PyObject *v, int clear_headers) {
+    PyObject *old;
+    rd_kafka_headers_t *old_c_headers = NULL;
+    Py_BEGIN_CRITICAL_SECTION(self);
     track(self);
-    Py_XSETREF(*field, none_as_null(v));
+    if (clear_headers) {
+        old_c_headers = self->c_headers;
+        self->c_headers = NULL;
+        self->headers_raw = 0;
+    }
+    old = *field;
+    *field = none_as_null(v);
+    Py_END_CRITICAL_SECTION();
+    if (old_c_headers != NULL)
+        rd_kafka_headers_destroy(old_c_headers);
+    Py_XDECREF(old);
     Py_RETURN_NONE;
 }
 
-static PyObject *Message_set_topic(MessageObject *self, PyObject *v) { return set_field(self, &self->topic, v); }
-static PyObject *Message_set_value(MessageObject *self, PyObject *v) { return set_field(self, &self->value, v); }
-static PyObject *Message_set_key(MessageObject *self, PyObject *v) { return set_field(self, &self->key, v); }
-static PyObject *Message_set_error(MessageObject *self, PyObject *v) { return set_field(self, &self->error, v); }
+static PyObject *Message_set_topic(MessageObject *self, PyObject *v) { return set_field(self, &self->topic, v, 0); }
+static PyObject *Message_set_value(MessageObject *self, PyObject *v) { return set_field(self, &self->value, v, 0); }
+static PyObject *Message_set_key(MessageObject *self, PyObject *v) { return set_field(self, &self->key, v, 0); }
+static PyObject *Message_set_error(MessageObject *self, PyObject *v) { return set_field(self, &self->error, v, 0); }
 
 static PyObject *Message_set_headers(MessageObject *self, PyObject *v) {
-    if (self->c_headers != NULL) {
-        rd_kafka_headers_destroy(self->c_headers);
-        self->c_headers = NULL;
-    }
-    self->headers_raw = 0;
-    return set_field(self, &self->headers, v);
+    return set_field(self, &self->headers, v, 1);
 }
 
 /* set_timestamp() (this package's own): an int is a create time; None clears it. */
+static void store_timestamp(MessageObject *self, int tstype, long long ts) {
+    Py_BEGIN_CRITICAL_SECTION(self);
+    self->tstype = tstype;
+    self->timestamp = ts;
+    Py_END_CRITICAL_SECTION();
+}
+
 static PyObject *Message_set_timestamp(MessageObject *self, PyObject *ts) {
     if (ts == Py_None) {
-        self->tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
-        self->timestamp = 0;
+        store_timestamp(self, RD_KAFKA_TIMESTAMP_NOT_AVAILABLE, 0);
         Py_RETURN_NONE;
     }
     if (PyTuple_Check(ts)) {
@@ -452,8 +548,7 @@ static PyObject *Message_set_timestamp(MessageObject *self, PyObject *ts) {
             PyErr_Format(PyExc_ValueError, "unknown timestamp type %d", type);
             return NULL;
         }
-        self->tstype = type;
-        self->timestamp = value;
+        store_timestamp(self, type, value);
         Py_RETURN_NONE;
     }
     if (!PyLong_Check(ts)) {
@@ -464,15 +559,49 @@ static PyObject *Message_set_timestamp(MessageObject *self, PyObject *ts) {
     long long v = PyLong_AsLongLong(ts);
     if (v == -1 && PyErr_Occurred())
         return NULL;
-    self->tstype = RD_KAFKA_TIMESTAMP_CREATE_TIME;
-    self->timestamp = v;
+    store_timestamp(self, RD_KAFKA_TIMESTAMP_CREATE_TIME, v);
     Py_RETURN_NONE;
 }
 
+/* Every field at one moment, the objects as new references (NULL: None), for code that reads
+ * several fields or runs Python code with them while other threads may change the message. */
+typedef struct {
+    PyObject *topic, *value, *key, *headers, *error;
+    int64_t offset, timestamp, latency_us;
+    int32_t partition, leader_epoch;
+    int tstype, delivery_count;
+} MessageFields;
+
+static void fields_get(MessageObject *self, MessageFields *f) {
+    Py_BEGIN_CRITICAL_SECTION(self);
+    f->topic = Py_XNewRef(self->topic);
+    f->value = Py_XNewRef(self->value);
+    f->key = Py_XNewRef(self->key);
+    f->headers = Py_XNewRef(self->headers);
+    f->error = Py_XNewRef(self->error);
+    f->offset = self->offset;
+    f->timestamp = self->timestamp;
+    f->latency_us = self->latency_us;
+    f->partition = self->partition;
+    f->leader_epoch = self->leader_epoch;
+    f->tstype = self->tstype;
+    f->delivery_count = self->delivery_count;
+    Py_END_CRITICAL_SECTION();
+}
+
+static void fields_release(MessageFields *f) {
+    Py_XDECREF(f->topic);
+    Py_XDECREF(f->value);
+    Py_XDECREF(f->key);
+    Py_XDECREF(f->headers);
+    Py_XDECREF(f->error);
+}
+
 static Py_ssize_t Message_len(MessageObject *self) {
-    if (self->value == NULL)
-        return 0;
-    return PyObject_Length(self->value);
+    PyObject *value = field(self, &self->value);
+    Py_ssize_t n = value == Py_None ? 0 : PyObject_Length(value);
+    Py_DECREF(value);
+    return n;
 }
 
 /* Pickles as Message(topic, partition, offset, key, value, headers, error, timestamp, latency,
@@ -483,13 +612,16 @@ static PyObject *Message_reduce(MessageObject *self, PyObject *unused) {
     cfl_state *st = cfl_state_of((PyObject *)self);
     if (st == NULL || materialize_headers(self) < 0)
         return NULL;
-    double latency = self->latency_us < 0 ? -1.0 : (double)self->latency_us / 1e6;
-    return Py_BuildValue("(O(OiLOOOO(iL)dii))", (PyObject *)st->MessageType,
-                         self->topic ? self->topic : Py_None, (int)self->partition, (long long)self->offset,
-                         self->key ? self->key : Py_None, self->value ? self->value : Py_None,
-                         self->headers ? self->headers : Py_None, self->error ? self->error : Py_None,
-                         self->tstype, (long long)self->timestamp, latency, (int)self->leader_epoch,
-                         self->delivery_count);
+    MessageFields f;
+    fields_get(self, &f);
+    double latency = f.latency_us < 0 ? -1.0 : (double)f.latency_us / 1e6;
+    PyObject *r = Py_BuildValue("(O(OiLOOOO(iL)dii))", (PyObject *)st->MessageType,
+                                f.topic ? f.topic : Py_None, (int)f.partition, (long long)f.offset,
+                                f.key ? f.key : Py_None, f.value ? f.value : Py_None,
+                                f.headers ? f.headers : Py_None, f.error ? f.error : Py_None, f.tstype,
+                                (long long)f.timestamp, latency, (int)f.leader_epoch, f.delivery_count);
+    fields_release(&f);
+    return r;
 }
 
 static int same_object_field(PyObject *a, PyObject *b) {
@@ -509,21 +641,30 @@ static PyObject *Message_richcompare(MessageObject *self, PyObject *other, int o
     MessageObject *o = (MessageObject *)other;
     if (materialize_headers(self) < 0 || materialize_headers(o) < 0)
         return NULL;
-    int eq = self->partition == o->partition && self->offset == o->offset && self->tstype == o->tstype &&
-             self->timestamp == o->timestamp && self->leader_epoch == o->leader_epoch;
-    PyObject *const mine[] = {self->topic, self->key, self->value, self->headers, self->error};
-    PyObject *const theirs[] = {o->topic, o->key, o->value, o->headers, o->error};
+    MessageFields a, b;
+    fields_get(self, &a);
+    fields_get(o, &b);
+    int eq = a.partition == b.partition && a.offset == b.offset && a.tstype == b.tstype &&
+             a.timestamp == b.timestamp && a.leader_epoch == b.leader_epoch;
+    PyObject *const mine[] = {a.topic, a.key, a.value, a.headers, a.error};
+    PyObject *const theirs[] = {b.topic, b.key, b.value, b.headers, b.error};
     for (size_t i = 0; eq == 1 && i < sizeof(mine) / sizeof(mine[0]); i++)
         eq = same_object_field(mine[i], theirs[i]);
+    fields_release(&a);
+    fields_release(&b);
     if (eq < 0)
         return NULL;
     return PyBool_FromLong(op == Py_EQ ? eq : !eq);
 }
 
 static PyObject *Message_repr(MessageObject *self) {
-    return PyUnicode_FromFormat("<Message topic=%R partition=%d offset=%lld error=%R>",
-                                self->topic ? self->topic : Py_None, (int)self->partition,
-                                (long long)self->offset, self->error ? self->error : Py_None);
+    MessageFields f;
+    fields_get(self, &f);
+    PyObject *r = PyUnicode_FromFormat("<Message topic=%R partition=%d offset=%lld error=%R>",
+                                       f.topic ? f.topic : Py_None, (int)f.partition, (long long)f.offset,
+                                       f.error ? f.error : Py_None);
+    fields_release(&f);
+    return r;
 }
 
 static PyMethodDef Message_methods[] = {
@@ -629,21 +770,35 @@ int cfl_message_init_type(PyObject *module, cfl_state *st) {
 
 /* ---- _records(): Messages into a facade's record type, in one call ------------------------ */
 
-/* One field of a record, by its layout code (see cfl_records); a new reference or NULL. */
-static PyObject *record_field(MessageObject *m, char code) {
+/* The headers, converted, as a new reference (NULL: none); -1 with an exception. */
+static int record_headers(MessageObject *m, PyObject **out) {
+    *out = NULL;
+    if (materialize_headers(m) < 0)
+        return -1;
+    Py_BEGIN_CRITICAL_SECTION(m);
+    *out = Py_XNewRef(m->headers);
+    if (*out != NULL)
+        track(m); /* the record shares the list with the message */
+    Py_END_CRITICAL_SECTION();
+    return 0;
+}
+
+/* One field of a record, by its layout code (see cfl_records), from the message's fields `f`
+ * (taken at once); a new reference or NULL. */
+static PyObject *record_field(MessageObject *m, const MessageFields *f, char code) {
     switch (code) {
-    case 't': return or_none(m->topic);
-    case 'p': return m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
-    case 'o': return m->offset < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(m->offset);
-    case 'l': return PyLong_FromLong(m->leader_epoch < 0 ? -1 : m->leader_epoch);
-    case 's': return PyLong_FromLongLong(m->timestamp);
-    case 'y': return PyLong_FromLong(m->tstype > 0 ? m->tstype - 1 : -1);
-    case 'Y': return PyLong_FromLong(m->tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1 : 0);
-    case 'k': return or_none(m->key);
-    case 'v': return or_none(m->value);
+    case 't': return or_none(f->topic);
+    case 'p': return f->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(f->partition);
+    case 'o': return f->offset < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(f->offset);
+    case 'l': return PyLong_FromLong(f->leader_epoch < 0 ? -1 : f->leader_epoch);
+    case 's': return PyLong_FromLongLong(f->timestamp);
+    case 'y': return PyLong_FromLong(f->tstype > 0 ? f->tstype - 1 : -1);
+    case 'Y': return PyLong_FromLong(f->tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1 : 0);
+    case 'k': return or_none(f->key);
+    case 'v': return or_none(f->value);
     case 'K':
     case 'V': {
-        PyObject *b = code == 'K' ? m->key : m->value;
+        PyObject *b = code == 'K' ? f->key : f->value;
         Py_ssize_t n = b == NULL ? -1 : PyObject_Length(b);
         return n < 0 && PyErr_Occurred() ? NULL : PyLong_FromSsize_t(n);
     }
@@ -651,22 +806,20 @@ static PyObject *record_field(MessageObject *m, char code) {
     case 'h':
     case 'H':
     case 'S': {
-        if (materialize_headers(m) < 0)
+        PyObject *h;
+        if (record_headers(m, &h) < 0)
             return NULL;
-        PyObject *h = m->headers;
         int empty = h == NULL || (PyList_Check(h) && PyList_GET_SIZE(h) == 0);
-        if (code == 'h') {
-            if (empty)
-                return PyList_New(0);
-            track(m); /* the record shares the list with the message */
-            return Py_NewRef(h);
+        if (code == 'h' || code == 'H' || empty) {
+            PyObject *r = code == 'h' ? (empty ? PyList_New(0) : Py_NewRef(h))
+                          : code == 'H' ? (empty ? PyTuple_New(0) : PySequence_Tuple(h))
+                                        : PyLong_FromLong(-1);
+            Py_XDECREF(h);
+            return r;
         }
-        if (code == 'H')
-            return empty ? PyTuple_New(0) : PySequence_Tuple(h);
-        if (empty)
-            return PyLong_FromLong(-1);
         /* Serialized size: UTF-8 bytes of every name plus the length of every value. */
-        PyObject *seq = PySequence_Fast(h, "headers must be a sequence");
+        PyObject *seq = cfl_sequence_fast(h, "headers must be a sequence");
+        Py_DECREF(h);
         if (seq == NULL)
             return NULL;
         Py_ssize_t total = 0;
@@ -705,9 +858,9 @@ typedef struct {
     int any;           /* a record was added */
 } Grouper;
 
-/* Add rec (a new reference, consumed) under by(m's topic, m's partition). 0, or -1 with an
+/* Add rec (a new reference, consumed) under by(m's topic, m's partition), m a message's fields (a snapshot). 0, or -1 with an
  * exception set. Runs of one partition cost one comparison per record. */
-static int group_add(Grouper *g, PyTypeObject *by, MessageObject *m, PyObject *rec) {
+static int group_add(Grouper *g, PyTypeObject *by, const MessageFields *m, PyObject *rec) {
     int same = 0;
     if (g->any && g->partition == m->partition) {
         if (g->topic == m->topic)
@@ -726,6 +879,7 @@ static int group_add(Grouper *g, PyTypeObject *by, MessageObject *m, PyObject *r
         }
         PyTuple_SET_ITEM(key, 0, or_none(m->topic));
         PyTuple_SET_ITEM(key, 1, part);
+        /* g->groups is this call's own dict, not yet seen by another thread: borrowed is fine. */
         PyObject *bucket = PyDict_GetItemWithError(g->groups, key);
         if (bucket == NULL && !PyErr_Occurred()) {
             bucket = PyList_New(0);
@@ -799,22 +953,23 @@ int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObje
 
 void cfl_record_spec_release(CflRecordSpec *spec) { Py_CLEAR(spec->empty); }
 
-/* A new record of message m (the caller holds a reference to m), or NULL with an exception set. */
-static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m) {
+/* A new record of message m (the caller holds a reference to m) from its fields `f`: a snapshot
+ * (fields_get) for a Message other threads may see, or NULL with an exception set. */
+static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const MessageFields *f) {
     PyTypeObject *type = spec->type;
     PyObject *rec = spec->as_tuple ? type->tp_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
     if (rec == NULL)
         return NULL;
-    for (Py_ssize_t f = 0; f < spec->nfields; f++) {
-        PyObject *v = record_field(m, spec->codes[f]);
+    for (Py_ssize_t i = 0; i < spec->nfields; i++) {
+        PyObject *v = record_field(m, f, spec->codes[i]);
         if (v == NULL) {
             Py_DECREF(rec); /* a half-filled tuple releases the items it has */
             return NULL;
         }
         if (spec->as_tuple) {
-            PyTuple_SET_ITEM(rec, f, v);
+            PyTuple_SET_ITEM(rec, i, v);
         } else {
-            PyObject *name = PyTuple_GET_ITEM(spec->names, f);
+            PyObject *name = PyTuple_GET_ITEM(spec->names, i);
             int rc = spec->setattro != NULL ? spec->setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);
             Py_DECREF(v);
             if (rc < 0) {
@@ -824,6 +979,33 @@ static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m) {
         }
     }
     return rec;
+}
+
+/* record_build of a Message other threads may see and change: from a snapshot of its fields. */
+static PyObject *record_build_shared(const CflRecordSpec *spec, MessageObject *m) {
+    MessageFields mf;
+    fields_get(m, &mf);
+    PyObject *rec = record_build(spec, m, &mf);
+    fields_release(&mf);
+    return rec;
+}
+
+/* The fields of the private scratch Message of cfl_records_of_fetched(), borrowed: no other
+ * thread ever sees that Message, so they are read directly, without a critical section or new
+ * references (nothing to release). */
+static void fields_of_scratch(MessageObject *m, MessageFields *f) {
+    f->topic = m->topic;
+    f->value = m->value;
+    f->key = m->key;
+    f->headers = m->headers;
+    f->error = m->error;
+    f->offset = m->offset;
+    f->timestamp = m->timestamp;
+    f->latency_us = m->latency_us;
+    f->partition = m->partition;
+    f->leader_epoch = m->leader_epoch;
+    f->tstype = m->tstype;
+    f->delivery_count = m->delivery_count;
 }
 
 /* Empty a scratch message and fill it from a fetched record without an error, as
@@ -869,15 +1051,23 @@ PyObject *cfl_records_of_fetched(cfl_state *st, const CflRecordSpec *spec, rd_ka
     if (out == NULL)
         goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *topic = rkms[i]->rkt != NULL ? topic_of(ctx, rkms[i]) : NULL;
-        if ((rkms[i]->rkt != NULL && topic == NULL) || message_refill(m, rkms[i], topic, peek_headers) < 0)
+        PyObject *topic = rkms[i]->rkt != NULL ? topic_of(ctx, rkms[i]) : NULL; /* a new reference */
+        if (rkms[i]->rkt != NULL && topic == NULL)
             goto fail;
-        PyObject *rec = record_build(spec, m);
+        int rc = message_refill(m, rkms[i], topic, peek_headers);
+        Py_XDECREF(topic); /* m holds its own */
+        if (rc < 0)
+            goto fail;
+        /* m is this call's scratch Message, never seen by another thread: its fields are read
+         * directly (fields_of_scratch), not through a snapshot. */
+        MessageFields mf;
+        fields_of_scratch(m, &mf);
+        PyObject *rec = record_build(spec, m, &mf);
         if (rec == NULL)
             goto fail;
         if (list != NULL)
             PyList_SET_ITEM(list, i, rec);
-        else if (group_add(&g, spec->by, m, rec) < 0)
+        else if (group_add(&g, spec->by, &mf, rec) < 0)
             goto fail;
     }
     Py_XDECREF(g.topic);
@@ -918,32 +1108,54 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = NULL;
     Grouper g = {0};
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(msgs, i);
+        /* A strong reference: another thread may change the list. */
+        PyObject *item = cfl_list_get_ref(msgs, i);
+        if (item == NULL) {
+            PyErr_Clear(); /* it shrank: said below */
+            break;
+        }
         if (!PyObject_TypeCheck(item, st->MessageType)) {
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
+            Py_DECREF(item);
             goto fail;
         }
-        if (spec.by != NULL && ((MessageObject *)item)->error != NULL) {
-            cfl_record_spec_release(&spec);
-            Py_RETURN_NONE;
+        if (spec.by != NULL) {
+            int has_error;
+            Py_BEGIN_CRITICAL_SECTION(item);
+            has_error = ((MessageObject *)item)->error != NULL;
+            Py_END_CRITICAL_SECTION();
+            if (has_error) {
+                Py_DECREF(item);
+                cfl_record_spec_release(&spec);
+                Py_RETURN_NONE;
+            }
         }
+        Py_DECREF(item);
     }
     out = spec.by != NULL ? (g.groups = PyDict_New()) : PyList_New(n);
     if (out == NULL)
         goto fail;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(msgs) && i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(msgs, i);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* A strong reference: a field's conversion (or another thread) may change the list. */
+        PyObject *item = cfl_list_get_ref(msgs, i);
+        if (item == NULL) {
+            PyErr_Clear(); /* it shrank: said below */
+            break;
+        }
         if (!PyObject_TypeCheck(item, st->MessageType)) { /* the list changed under a field's code */
             PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
+            Py_DECREF(item);
             goto fail;
         }
-        Py_INCREF(item); /* a field's conversion may run code that changes the list */
-        PyObject *rec = record_build(&spec, (MessageObject *)item);
+        MessageFields mf; /* the fields at one moment: other threads may change the Message */
+        fields_get((MessageObject *)item, &mf);
+        PyObject *rec = record_build(&spec, (MessageObject *)item, &mf);
         int rc = rec == NULL ? -1 : 0;
         if (rec != NULL && spec.by == NULL)
             PyList_SET_ITEM(out, i, rec);
         else if (rec != NULL)
-            rc = group_add(&g, spec.by, (MessageObject *)item, rec);
+            rc = group_add(&g, spec.by, &mf, rec);
+        fields_release(&mf);
         Py_DECREF(item);
         if (rc < 0)
             goto fail;
@@ -977,7 +1189,7 @@ PyObject *cfl_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
     CflRecordSpec spec;
     if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, NULL) < 0)
         return NULL;
-    PyObject *rec = record_build(&spec, (MessageObject *)args[0]);
+    PyObject *rec = record_build_shared(&spec, (MessageObject *)args[0]);
     cfl_record_spec_release(&spec);
     return rec;
 }

@@ -58,8 +58,8 @@ int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObje
 void cfl_record_spec_release(CflRecordSpec *spec);
 
 /* The records of n fetched records without an error (a list, or with spec->by a dict of lists),
- * made without a Message per record. topic_of(ctx, rkm) gives the borrowed topic name of a record
- * with a topic. The records stay the caller's to destroy. NULL with an exception set on failure. */
+ * made without a Message per record. topic_of(ctx, rkm) gives the topic str of a record with a
+ * topic as a new reference (NULL with an exception set), released here. The records stay the caller's to destroy. NULL with an exception set on failure. */
 PyObject *cfl_records_of_fetched(cfl_state *st, const CflRecordSpec *spec, rd_kafka_message_t **rkms,
                                  Py_ssize_t n, PyObject *(*topic_of)(void *, const rd_kafka_message_t *),
                                  void *ctx, int peek_headers);

@@ -80,10 +80,16 @@ static PyObject *MockCluster_new(PyTypeObject *type, PyObject *args, PyObject *k
 }
 
 static void mock_close(MockClusterObject *self) {
-    rd_kafka_mock_cluster_t *mc = self->mcluster;
-    rd_kafka_t *rk = self->rk;
+    rd_kafka_mock_cluster_t *mc;
+    rd_kafka_t *rk;
+    /* Taken in the critical section every mock call runs in (see MOCK_LOCKED): a call on another
+     * thread finishes before the cluster goes, and one after finds it closed. */
+    Py_BEGIN_CRITICAL_SECTION(self);
+    mc = self->mcluster;
+    rk = self->rk;
     self->mcluster = NULL;
     self->rk = NULL;
+    Py_END_CRITICAL_SECTION();
     if (inherited(self))
         return; /* tearing down would join threads that do not exist here: just forget it */
     Py_BEGIN_ALLOW_THREADS
@@ -269,34 +275,57 @@ static PyObject *MockCluster_set_coordinator(MockClusterObject *self, PyObject *
     return mock_result(self, rd_kafka_mock_coordinator_set(self->mcluster, key_type, key, broker_id));
 }
 
+/* Every call that reaches the cluster runs in a critical section on it, so close() on another
+ * thread cannot destroy the cluster under it. The mock's own calls wait for its brokers' thread,
+ * which runs no Python code, so they hold it only briefly. */
+#define MOCK_LOCKED(fn, params, args)                                                             \
+    static PyObject *fn##_locked params {                                                         \
+        PyObject *r;                                                                              \
+        Py_BEGIN_CRITICAL_SECTION(self);                                                          \
+        r = fn args;                                                                              \
+        Py_END_CRITICAL_SECTION();                                                                \
+        return r;                                                                                 \
+    }
+#define MOCK_LOCKED_VA(fn) MOCK_LOCKED(fn, (MockClusterObject *self, PyObject *args), (self, args))
+MOCK_LOCKED(MockCluster_create_topic, (MockClusterObject *self, PyObject *args, PyObject *kwargs),
+            (self, args, kwargs))
+MOCK_LOCKED_VA(MockCluster_broker_down)
+MOCK_LOCKED_VA(MockCluster_broker_up)
+MOCK_LOCKED_VA(MockCluster_set_rtt)
+MOCK_LOCKED_VA(MockCluster_push_request_errors)
+MOCK_LOCKED_VA(MockCluster_clear_request_errors)
+MOCK_LOCKED_VA(MockCluster_set_partition_leader)
+MOCK_LOCKED_VA(MockCluster_set_coordinator)
+MOCK_LOCKED(MockCluster_bootstrap_servers, (MockClusterObject *self, void *closure), (self, closure))
+
 static PyMethodDef MockCluster_methods[] = {
-    {"create_topic", (PyCFunction)(void (*)(void))MockCluster_create_topic, METH_VARARGS | METH_KEYWORDS,
+    {"create_topic", (PyCFunction)(void (*)(void))MockCluster_create_topic_locked, METH_VARARGS | METH_KEYWORDS,
      "create_topic($self, /, name, partitions=1, replication_factor=1)\n--\n\n"
      "Create a topic on the mock brokers (topics a client asks for are also created on first use).\n\n"
      ":param name: the topic.\n:param partitions: how many partitions.\n"
      ":param replication_factor: how many replicas of each partition.\n"
      ":raises ~confluent_kafka.KafkaException: when the mock cluster refuses (e.g. the topic exists).\n"
      ":raises RuntimeError: when the cluster is closed."},
-    {"broker_down", (PyCFunction)MockCluster_broker_down, METH_VARARGS,
+    {"broker_down", (PyCFunction)MockCluster_broker_down_locked, METH_VARARGS,
      "broker_down($self, broker_id, /)\n--\n\nDisconnect the broker's clients and refuse new connections.\n\n"
      ":param broker_id: the broker (1 to num_brokers).\n:raises ~confluent_kafka.KafkaException: for an unknown broker."},
-    {"broker_up", (PyCFunction)MockCluster_broker_up, METH_VARARGS, "broker_up($self, broker_id, /)\n--\n\nAccept connections on a broker taken down by broker_down() again.\n\n"
+    {"broker_up", (PyCFunction)MockCluster_broker_up_locked, METH_VARARGS, "broker_up($self, broker_id, /)\n--\n\nAccept connections on a broker taken down by broker_down() again.\n\n"
      ":param broker_id: the broker (1 to num_brokers).\n:raises ~confluent_kafka.KafkaException: for an unknown broker."},
-    {"set_rtt", (PyCFunction)MockCluster_set_rtt, METH_VARARGS, "set_rtt($self, broker_id, rtt_ms, /)\n--\n\nDelay every response of the broker by rtt_ms milliseconds (0 for none).\n\n"
+    {"set_rtt", (PyCFunction)MockCluster_set_rtt_locked, METH_VARARGS, "set_rtt($self, broker_id, rtt_ms, /)\n--\n\nDelay every response of the broker by rtt_ms milliseconds (0 for none).\n\n"
      ":param broker_id: the broker (1 to num_brokers).\n:param rtt_ms: the delay in milliseconds.\n"
      ":raises ~confluent_kafka.KafkaException: for an unknown broker."},
-    {"push_request_errors", (PyCFunction)MockCluster_push_request_errors, METH_VARARGS,
+    {"push_request_errors", (PyCFunction)MockCluster_push_request_errors_locked, METH_VARARGS,
      "push_request_errors($self, api_key, errors, /)\n--\n\nThe next requests of this Kafka API key fail with these error codes, in order.\n\n"
      ":param api_key: the Kafka protocol API key (e.g. 0 for Produce).\n"
      ":param errors: a sequence of error codes (ints or KafkaError constants)."},
-    {"clear_request_errors", (PyCFunction)MockCluster_clear_request_errors, METH_VARARGS,
+    {"clear_request_errors", (PyCFunction)MockCluster_clear_request_errors_locked, METH_VARARGS,
      "clear_request_errors($self, api_key, /)\n--\n\nDrop the errors still queued for this Kafka API key.\n\n"
      ":param api_key: the Kafka protocol API key."},
-    {"set_partition_leader", (PyCFunction)MockCluster_set_partition_leader, METH_VARARGS,
+    {"set_partition_leader", (PyCFunction)MockCluster_set_partition_leader_locked, METH_VARARGS,
      "set_partition_leader($self, topic, partition, broker_id, /)\n--\n\nMove the partition's leadership to the broker (-1: no leader).\n\n"
      ":param topic: the topic.\n:param partition: the partition.\n:param broker_id: the new leader, or -1.\n"
      ":raises ~confluent_kafka.KafkaException: for an unknown topic, partition or broker."},
-    {"set_coordinator", (PyCFunction)MockCluster_set_coordinator, METH_VARARGS,
+    {"set_coordinator", (PyCFunction)MockCluster_set_coordinator_locked, METH_VARARGS,
      "set_coordinator($self, key_type, key, broker_id, /)\n--\n\nMake the broker the coordinator of a group or transactional id.\n\n"
      ":param key_type: 'group' or 'transaction'.\n:param key: the group id or transactional id.\n"
      ":param broker_id: the coordinator.\n:raises ~confluent_kafka.KafkaException: for an unknown broker."},
@@ -307,7 +336,7 @@ static PyMethodDef MockCluster_methods[] = {
 };
 
 static PyGetSetDef MockCluster_getset[] = {
-    {"bootstrap_servers", (getter)MockCluster_bootstrap_servers, NULL,
+    {"bootstrap_servers", (getter)MockCluster_bootstrap_servers_locked, NULL,
      "The brokers' loopback addresses, for bootstrap.servers.", NULL},
     {NULL},
 };

@@ -166,14 +166,23 @@ int cfl_bytes_arg(PyObject *obj, const char *what, const void **data, size_t *le
 }
 
 PyObject *cfl_cached_import(PyObject **slot, const char *module, const char *attr) {
-    if (*slot != NULL)
-        return *slot;
+    PyObject *cached = CFL_LOAD_PTR(slot);
+    if (cached != NULL)
+        return cached;
+    /* Threads may get here at once: each imports (the import system serializes that), the first
+     * to publish its object wins and the others drop theirs, so the slot is written once and the
+     * borrowed reference returned stays valid as long as the module state. */
     PyObject *mod = PyImport_ImportModule(module);
-    if (mod == NULL || attr == NULL)
-        return (*slot = mod);
-    *slot = PyObject_GetAttrString(mod, attr);
-    Py_DECREF(mod);
-    return *slot;
+    PyObject *obj = mod;
+    if (mod != NULL && attr != NULL) {
+        obj = PyObject_GetAttrString(mod, attr);
+        Py_DECREF(mod);
+    }
+    if (obj == NULL)
+        return NULL;
+    if (!CFL_PUBLISH_PTR(slot, obj))
+        Py_DECREF(obj);
+    return CFL_LOAD_PTR(slot);
 }
 
 /* ---- module functions ------------------------------------------------------------------- */
@@ -316,6 +325,11 @@ static void cfl_free(void *m) { cfl_clear((PyObject *)m); }
 
 static PyModuleDef_Slot cfl_slots[] = {
     {Py_mod_exec, cfl_exec},
+#ifdef Py_GIL_DISABLED
+    /* Safe without the GIL: shared state is atomic or in critical sections, clients count their
+     * users before close() frees them (handle.h, compat.h; docs/threading.md). */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
     {0, NULL},
 };
 

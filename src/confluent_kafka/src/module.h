@@ -99,6 +99,9 @@ static inline int PyModule_AddObjectRef(PyObject *m, const char *name, PyObject 
 }
 #endif
 
+/* Free-threading shims: critical sections, atomics, strong-reference lookups (compat.h). */
+#include "compat.h"
+
 /* A monotonic clock in milliseconds, and a short sleep (the caller releases the GIL): POSIX has
  * clock_gettime/nanosleep, Windows (MSVC) has neither. Defined in handle.c. */
 int64_t cfl_monotonic_ms(void);

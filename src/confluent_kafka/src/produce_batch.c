@@ -42,10 +42,13 @@ static void dict_rows_free(DictRow *rows, Py_ssize_t n) {
     PyMem_Free(rows);
 }
 
-/* d[name], a new reference; NULL (no exception) when absent or None. */
+/* d[name], a new reference; NULL (no exception) when absent or None. (The dict is the caller's,
+ * which another thread may change: no borrowed reference.) */
 static PyObject *dict_get(PyObject *d, const char *name) {
-    PyObject *v = PyDict_GetItemString(d, name);
-    return v != NULL && v != Py_None ? Py_NewRef(v) : NULL;
+    PyObject *v = cfl_dict_get_string(d, name);
+    if (v == Py_None)
+        Py_CLEAR(v);
+    return v;
 }
 
 /* A dict's value or key: bytes or str (checked to encode), or absent. */
@@ -117,31 +120,37 @@ static int dict_row(PyObject *d, Py_ssize_t i, long long batch_partition, DictRo
     if (payload_field(d, "value", i, &row->value) < 0 || payload_field(d, "key", i, &row->key) < 0)
         return -1;
     row->partition = batch_partition;
-    PyObject *part = PyDict_GetItemString(d, "partition");
-    if (part != NULL && part != Py_None) {
+    PyObject *part = dict_get(d, "partition");
+    if (part != NULL) {
         if (!PyLong_Check(part)) {
             PyErr_Format(PyExc_TypeError, "Message partition at index %zd must be int", i);
+            Py_DECREF(part);
             return -1;
         }
         int overflow;
         row->partition = PyLong_AsLongLongAndOverflow(part, &overflow);
         row->bad_partition = overflow || row->partition < INT32_MIN || row->partition > INT32_MAX;
+        Py_DECREF(part);
     }
-    PyObject *ts = PyDict_GetItemString(d, "timestamp");
-    if (ts != NULL && ts != Py_None) {
+    PyObject *ts = dict_get(d, "timestamp");
+    if (ts != NULL) {
         if (!PyLong_Check(ts)) {
             PyErr_Format(PyExc_TypeError, "Message timestamp at index %zd must be int", i);
+            Py_DECREF(ts);
             return -1;
         }
         int overflow;
         row->timestamp = PyLong_AsLongLongAndOverflow(ts, &overflow);
+        Py_DECREF(ts);
         if (overflow || row->timestamp < 0) {
             PyErr_Format(PyExc_ValueError, "Message timestamp at index %zd must be milliseconds >= 0", i);
             return -1;
         }
     }
-    PyObject *h = PyDict_GetItemString(d, "headers");
-    if (h != NULL && h != Py_None && dict_headers(h, &row->hdrs, &row->headers) < 0) {
+    PyObject *h = dict_get(d, "headers");
+    int bad_headers = h != NULL && dict_headers(h, &row->hdrs, &row->headers) < 0;
+    Py_XDECREF(h);
+    if (bad_headers) {
         PyErr_Clear(); /* upstream's text, whatever was wrong */
         PyErr_Format(PyExc_ValueError, "Invalid headers at index %zd", i);
         return -1;
@@ -173,10 +182,10 @@ static int enqueue_dict_row(Handle *self, rd_kafka_topic_t *rkt, PyObject *topic
         PyObject *kbytes = row->key && PyUnicode_Check(row->key) ? PyUnicode_AsUTF8String(row->key)
                                                                   : Py_XNewRef(row->key);
         if ((row->value != NULL && vbytes == NULL) || (row->key != NULL && kbytes == NULL) ||
-            (callback != NULL && (ref = PyMem_Calloc(1, sizeof(*ref))) == NULL)) {
+            (callback != NULL && (ref = cfl_msgref_new()) == NULL)) {
             Py_XDECREF(vbytes);
             Py_XDECREF(kbytes);
-            return PyErr_Occurred() ? -1 : (PyErr_NoMemory(), -1);
+            return -1;
         }
         if (vbytes != NULL) {
             value = PyBytes_AS_STRING(vbytes);
@@ -290,7 +299,7 @@ static int column_open(Column *c, const char *what, PyObject *obj, unsigned arro
                      what, Py_TYPE(obj)->tp_name);
         return -1;
     } else {
-        c->seq = PySequence_Fast(obj, "");
+        c->seq = cfl_sequence_fast(obj, ""); /* a list another thread may resize: its items now */
         if (c->seq == NULL) {
             PyErr_Format(PyExc_TypeError, "%s must be a sequence (one item per message) or an Arrow array, not %.100s",
                          what, Py_TYPE(obj)->tp_name);
@@ -453,11 +462,9 @@ static int batch_check(Batch *b) {
 /* The objects a delivery report hands back for row i. */
 static MsgRef *row_ref(const Batch *b, Py_ssize_t i, PyObject *topic, PyObject *callback, const void *value,
                        size_t value_len, const void *key, size_t key_len) {
-    MsgRef *ref = PyMem_Calloc(1, sizeof(*ref));
-    if (ref == NULL) {
-        PyErr_NoMemory();
+    MsgRef *ref = cfl_msgref_new();
+    if (ref == NULL)
         return NULL;
-    }
     ref->callback = Py_NewRef(callback);
     ref->topic = Py_NewRef(topic);
     if (b->headers.seq != NULL && item(&b->headers, i) != Py_None)
@@ -607,7 +614,15 @@ PyObject *cfl_producer_produce_batch(Handle *self, PyObject *const *args, Py_ssi
         return NULL;
     }
     int columns = a[5] != NULL || a[6] != NULL || a[7] != NULL;
-    if (PyList_Check(messages) && PyList_GET_SIZE(messages) > 0 && PyDict_Check(PyList_GET_ITEM(messages, 0))) {
+    int dicts = 0;
+    if (PyList_Check(messages) && PyList_GET_SIZE(messages) > 0) {
+        PyObject *first = cfl_list_get_ref(messages, 0); /* the caller's list: no borrowed item */
+        if (first == NULL)
+            PyErr_Clear(); /* emptied meanwhile by another thread: not the dicts form */
+        dicts = first != NULL && PyDict_Check(first);
+        Py_XDECREF(first);
+    }
+    if (dicts) {
         if (columns) {
             PyErr_SetString(PyExc_TypeError,
                             "keys, headers and timestamps go with a sequence of values, not with message dicts");

@@ -8,13 +8,19 @@
 
 /* ---- produce ---------------------------------------------------------------------------- */
 
-/* The cached rd_kafka_topic_t for a topic name (borrowed; destroyed with the client). */
+/* The cached rd_kafka_topic_t for a topic name (borrowed; destroyed with the client, whose
+ * close() waits until no call uses it). Threads that meet a new topic at once each make one;
+ * the first to reach the cache wins and the others drop theirs. */
 rd_kafka_topic_t *cfl_producer_topic(Handle *h, cfl_state *st, PyObject *topic) {
-    PyObject *cap = PyDict_GetItemWithError(h->topics, topic);
-    if (cap != NULL)
-        return (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
-    if (PyErr_Occurred())
-        return NULL;
+    PyObject *cap;
+    int found = cfl_dict_get_ref(h->topics, topic, &cap);
+    if (found != 0) {
+        if (found < 0)
+            return NULL;
+        rd_kafka_topic_t *rkt = (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
+        Py_DECREF(cap);
+        return rkt;
+    }
     const char *name = PyUnicode_AsUTF8(topic);
     if (name == NULL)
         return NULL;
@@ -23,11 +29,14 @@ rd_kafka_topic_t *cfl_producer_topic(Handle *h, cfl_state *st, PyObject *topic) 
         cfl_raise(st, rd_kafka_last_error(), NULL);
         return NULL;
     }
-    cap = PyCapsule_New(rkt, NULL, NULL);
-    if (cap == NULL || PyDict_SetItem(h->topics, topic, cap) < 0) {
-        Py_XDECREF(cap);
-        rd_kafka_topic_destroy(rkt);
-        return NULL;
+    PyObject *mine = PyCapsule_New(rkt, NULL, NULL);
+    int had = mine != NULL ? cfl_dict_setdefault_ref(h->topics, topic, mine, &cap) : -1;
+    Py_XDECREF(mine);
+    if (had != 0) {
+        rd_kafka_topic_destroy(rkt); /* an error, or another thread's is cached: use that one */
+        if (had < 0)
+            return NULL;
+        rkt = (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
     }
     Py_DECREF(cap);
     return rkt;
@@ -141,11 +150,8 @@ int cfl_produce_one(Handle *h, cfl_state *st, const ProduceArgs *a, rd_kafka_res
     int have_vview = 0, have_kview = 0, msgflags = RD_KAFKA_MSG_F_COPY, rc = -1;
     if (callback != NULL) {
         /* The report hands back these very objects, and the value travels without a copy. */
-        ref = PyMem_Calloc(1, sizeof(*ref));
-        if (ref == NULL) {
-            PyErr_NoMemory();
+        if ((ref = cfl_msgref_new()) == NULL)
             return -1;
-        }
         ref->callback = Py_NewRef(callback);
         ref->opaque = Py_XNewRef(a->opaque);
         ref->resolve = (char)a->resolve;
@@ -299,7 +305,8 @@ static int flush_all(Handle *self, int timeout_ms) {
     int64_t deadline = timeout_ms < 0 ? -1 : cfl_monotonic_ms() + timeout_ms;
     for (;;) {
         int rc = cfl_serve(self, timeout_ms, flush_step, NULL, NULL);
-        if (rc <= 0 || self->rk == NULL || self->closing || rd_kafka_outq_len(self->rk) == 0)
+        if (rc <= 0 || CFL_LOAD_PTR(&self->rk) == NULL || cfl_handle_closing(self) ||
+            rd_kafka_outq_len(self->rk) == 0)
             return rc;
         if (deadline >= 0) {
             int64_t left = deadline - cfl_monotonic_ms();
@@ -361,7 +368,7 @@ static PyObject *Producer_purge(Handle *self, PyObject *args, PyObject *kwargs) 
 /* Messages and requests not yet delivered; 0 for a closed client (or a subclass whose __init__
  * never ran: wrappers such as OpenTelemetry's ProxiedProducer forward to another producer). */
 static Py_ssize_t Producer_len(Handle *self) {
-    if (self->rk == NULL)
+    if (CFL_LOAD_PTR(&self->rk) == NULL)
         return 0;
     if (cfl_handle_check(self) < 0)
         return -1;
@@ -370,45 +377,57 @@ static Py_ssize_t Producer_len(Handle *self) {
 
 static int Producer_bool(Handle *self) { return 1; }
 
-static PyObject *close_impl(Handle *self, int timeout_ms) {
+static PyObject *close_claimed(Handle *self, int timeout_ms) {
     if (self->rk == NULL)
-        Py_RETURN_TRUE; /* already closed */
-    if (cfl_handle_may_close(self) < 0)
-        return NULL;
+        Py_RETURN_TRUE; /* closed meanwhile by another thread */
     if (cfl_handle_check(self) < 0) {
-        /* A copy inherited through fork(), or being closed by another thread. */
+        /* A copy inherited through fork(). */
         PyErr_Clear();
         cfl_handle_destroy(self);
-        self->closed = 1;
+        CFL_STORE_INT(&self->closed, 1);
         Py_RETURN_TRUE;
     }
-    if (self->in_transaction) {
+    /* From here calls on other threads raise RuntimeError ("being closed"), and their waits
+     * return at the next slice; this thread's flush (and its callbacks) carry on. */
+    CFL_STORE_INT(&self->closing, 1);
+    if (CFL_LOAD_INT(&self->in_transaction)) {
         /* An open transaction cannot be committed by close(): abort it so nothing half-done stays. */
         rd_kafka_error_t *error;
         CFL_BLOCKING(self, error = rd_kafka_abort_transaction(self->rk, timeout_ms));
         if (error != NULL)
             rd_kafka_error_destroy(error);
-        self->in_transaction = 0;
+        CFL_STORE_INT(&self->in_transaction, 0);
     }
     /* Deliver what can be delivered. A callback that raises (or Ctrl-C) ends the delivering:
      * the client is closed all the same, the reports not yet handed over are dropped, and close()
      * raises that exception, as in confluent-kafka 2.x. */
-    self->close_flushing = 1;
+    CFL_STORE_INT(&self->close_flushing, 1);
     int rc = flush_all(self, timeout_ms);
     if (rc == 0 && rd_kafka_outq_len(self->rk) > 0) {
         /* Out of time: what is left is reported as purged rather than dropped silently. */
         rd_kafka_purge(self->rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
         rc = cfl_serve(self, 1000, flush_step, NULL, NULL);
     }
-    self->close_flushing = 0;
+    CFL_STORE_INT(&self->close_flushing, 0);
     PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
     cfl_handle_destroy(self);
-    self->closed = 1;
+    CFL_STORE_INT(&self->closed, 1);
     if (exc != NULL) {
         CFL_RESTORE_EXC(exc);
         return NULL;
     }
     Py_RETURN_TRUE;
+}
+
+static PyObject *close_impl(Handle *self, int timeout_ms) {
+    if (CFL_LOAD_PTR(&self->rk) == NULL)
+        Py_RETURN_TRUE; /* already closed */
+    CflUse life;
+    if (cfl_handle_may_close(self) < 0 || cfl_lifecycle_claim(self, &life) < 0)
+        return NULL;
+    PyObject *r = close_claimed(self, timeout_ms);
+    cfl_lifecycle_release(&life);
+    return r;
 }
 
 static PyObject *Producer_close(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -460,7 +479,7 @@ static PyObject *txn_with_timeout(Handle *self, PyObject *args, PyObject *kwargs
     cfl_call_release(&cs);
     rd_kafka_error_t *error = fn(self->rk, timeout_ms);
     if (error == NULL && fn != rd_kafka_init_transactions)
-        self->in_transaction = 0; /* committed or aborted */
+        CFL_STORE_INT(&self->in_transaction, 0); /* committed or aborted */
     return txn_result(self, &cs, error);
 }
 
@@ -482,7 +501,7 @@ static PyObject *Producer_begin_transaction(Handle *self, PyObject *unused) {
     rd_kafka_error_t *error = rd_kafka_begin_transaction(self->rk);
     if (error != NULL)
         return cfl_raise_rd(self->st, error);
-    self->in_transaction = 1;
+    CFL_STORE_INT(&self->in_transaction, 1);
     Py_RETURN_NONE;
 }
 
@@ -531,13 +550,33 @@ done:
 /* ---- type ------------------------------------------------------------------------------- */
 
 static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
-    if (self->topics == NULL && (self->topics = PyDict_New()) == NULL)
-        return -1;
+    if (CFL_LOAD_PTR(&self->topics) == NULL) {
+        PyObject *topics = PyDict_New();
+        if (topics == NULL)
+            return -1;
+        if (!CFL_PUBLISH_PTR(&self->topics, topics))
+            Py_DECREF(topics); /* another thread's __init__ made it first */
+    }
     return cfl_handle_start(self, RD_KAFKA_PRODUCER, args, kwargs, NULL);
 }
 
+/* Every method that reaches rk runs as a use of the client (see CFL_GUARD_O). */
+CFL_GUARD_FAST(Producer_produce)
+CFL_GUARD_FAST(cfl_producer_produce_batch)
+CFL_GUARD_FASTPOS(Producer_produce_with)
+CFL_GUARD_FASTPOS(Producer_produce_future)
+CFL_GUARD_FAST(Producer_poll)
+CFL_GUARD_FAST(Producer_flush)
+CFL_GUARD_KW(Producer_purge)
+CFL_GUARD_KW(Producer_init_transactions)
+CFL_GUARD_O(Producer_begin_transaction)
+CFL_GUARD_KW(Producer_send_offsets_to_transaction)
+CFL_GUARD_KW(Producer_commit_transaction)
+CFL_GUARD_KW(Producer_abort_transaction)
+CFL_GUARD_LEN(Producer_len)
+
 static PyMethodDef Producer_methods[] = {
-    {"produce", (PyCFunction)(void (*)(void))Producer_produce, METH_FASTCALL | METH_KEYWORDS,
+    {"produce", (PyCFunction)(void (*)(void))Producer_produce_guarded, METH_FASTCALL | METH_KEYWORDS,
      "produce($self, /, topic, value=None, key=None, partition=-1, on_delivery=None, callback=None, timestamp=0, headers=None)\n--\n\nEnqueue a message. The delivery callback, called as cb(err, msg) from poll(), flush() or close(), gets err=None on success. Raises BufferError when the local queue is full."
      "\n\n"
      ":param topic: topic name (str).\n"
@@ -551,7 +590,7 @@ static PyMethodDef Producer_methods[] = {
      ":raises BufferError: when the local queue is full (poll() or flush(), then retry).\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"produce_batch", (PyCFunction)(void (*)(void))cfl_producer_produce_batch, METH_FASTCALL | METH_KEYWORDS,
+    {"produce_batch", (PyCFunction)(void (*)(void))cfl_producer_produce_batch_guarded, METH_FASTCALL | METH_KEYWORDS,
      "produce_batch($self, /, topic, messages=None, partition=-1, callback=None, on_delivery=None, *, keys=None, headers=None, timestamps=None, values=None)\n--\n\nReturns int.\n\n"
      "Enqueue many messages for one topic; returns how many were enqueued.\n\n"
      "messages is either a list of dicts (value, key, partition, headers, timestamp, callback), where each one that cannot be enqueued gets an '_error' KafkaError; "
@@ -574,23 +613,23 @@ static PyMethodDef Producer_methods[] = {
      ":raises ValueError: when the per-message sequences differ in length.\n"
      ":raises BufferError: when the first message of the values form is refused for a full queue.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with, METH_FASTCALL,
+    {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with_guarded, METH_FASTCALL,
      "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
-    {"_produce_future", (PyCFunction)(void (*)(void))Producer_produce_future, METH_FASTCALL,
+    {"_produce_future", (PyCFunction)(void (*)(void))Producer_produce_future_guarded, METH_FASTCALL,
      "_produce_future($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery resolves future with a RecordMetadata built in C (aiokafka facade)."},
-    {"poll", (PyCFunction)(void (*)(void))Producer_poll, METH_FASTCALL | METH_KEYWORDS,
+    {"poll", (PyCFunction)(void (*)(void))Producer_poll_guarded, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."
      "\n\n"
      ":param timeout: seconds to wait; None or negative waits without limit.\n"
      ":returns: the number of events served (int).\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"flush", (PyCFunction)(void (*)(void))Producer_flush, METH_FASTCALL | METH_KEYWORDS,
+    {"flush", (PyCFunction)(void (*)(void))Producer_flush_guarded, METH_FASTCALL | METH_KEYWORDS,
      "flush($self, /, timeout=-1)\n--\n\nReturns int.\n\nSend everything queued (ignoring linger.ms) and serve the delivery reports; returns the number of messages still queued."
      "\n\n"
      ":param timeout: seconds to wait; None or negative waits without limit.\n"
      ":returns: the number of messages still in the queue (int); 0 when all were delivered.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"purge", (PyCFunction)(void (*)(void))Producer_purge, METH_VARARGS | METH_KEYWORDS,
+    {"purge", (PyCFunction)(void (*)(void))Producer_purge_guarded, METH_VARARGS | METH_KEYWORDS,
      "purge($self, /, in_queue=True, in_flight=True, blocking=True)\n--\n\nDrop queued (in_queue) and/or in-flight (in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."
      "\n\n"
      ":param in_queue: purge messages not yet sent.\n"
@@ -604,17 +643,17 @@ static PyMethodDef Producer_methods[] = {
      ":param timeout: seconds to wait for the flush; None or negative waits without limit.\n"
      ":returns: True.\n"},
     {"__exit__", (PyCFunction)Producer_exit, METH_VARARGS, NULL},
-    {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions, METH_VARARGS | METH_KEYWORDS,
+    {"init_transactions", (PyCFunction)(void (*)(void))Producer_init_transactions_guarded, METH_VARARGS | METH_KEYWORDS,
      "init_transactions($self, /, timeout=-1)\n--\n\nRegister transactional.id with the coordinator, fencing older instances."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"begin_transaction", (PyCFunction)Producer_begin_transaction, METH_NOARGS, "begin_transaction($self, /)\n--\n\nStart a transaction: messages produced until commit_transaction() or abort_transaction() belong to it. Needs init_transactions() first."
+    {"begin_transaction", (PyCFunction)Producer_begin_transaction_guarded, METH_NOARGS, "begin_transaction($self, /)\n--\n\nStart a transaction: messages produced until commit_transaction() or abort_transaction() belong to it. Needs init_transactions() first."
      "\n\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction,
+    {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction_guarded,
      METH_VARARGS | METH_KEYWORDS,
      "send_offsets_to_transaction($self, /, positions, group_metadata, timeout=-1)\n--\n\nCommit consumer offsets (next offsets to read) as part of the transaction; group_metadata comes from Consumer.consumer_group_metadata()."
      "\n\n"
@@ -623,13 +662,13 @@ static PyMethodDef Producer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"commit_transaction", (PyCFunction)(void (*)(void))Producer_commit_transaction, METH_VARARGS | METH_KEYWORDS,
+    {"commit_transaction", (PyCFunction)(void (*)(void))Producer_commit_transaction_guarded, METH_VARARGS | METH_KEYWORDS,
      "commit_transaction($self, /, timeout=-1)\n--\n\nFlush and commit the current transaction."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
-    {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction, METH_VARARGS | METH_KEYWORDS,
+    {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction_guarded, METH_VARARGS | METH_KEYWORDS,
      "abort_transaction($self, /, timeout=-1)\n--\n\nPurge and abort the current transaction."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
@@ -656,7 +695,7 @@ static PyType_Slot Producer_slots[] = {
     {Py_tp_clear, cfl_handle_clear},
     {Py_tp_methods, Producer_methods},
     {Py_tp_members, Producer_members},
-    {Py_sq_length, Producer_len},
+    {Py_sq_length, Producer_len_guarded},
     {Py_nb_bool, Producer_bool},
     {0, NULL},
 };

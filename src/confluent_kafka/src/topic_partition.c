@@ -8,6 +8,7 @@ static TopicPartitionObject *tp_alloc(PyTypeObject *type, PyObject *topic, int p
     TopicPartitionObject *self = (TopicPartitionObject *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
+    CFL_TSAN_FRESH(self);
     self->topic = Py_NewRef(topic);
     self->metadata = Py_XNewRef(metadata);
     self->partition = partition;
@@ -16,9 +17,37 @@ static TopicPartitionObject *tp_alloc(PyTypeObject *type, PyObject *topic, int p
     return self;
 }
 
+/* Every field at one moment, the objects as new references (NULL when unset): __init__ or
+ * __setstate__ on another thread may replace them, and partition/offset are writable. */
+typedef struct {
+    PyObject *topic, *metadata, *error;
+    long long offset;
+    int partition, leader_epoch;
+} TpFields;
+
+static void tp_fields_get(TopicPartitionObject *self, TpFields *f) {
+    Py_BEGIN_CRITICAL_SECTION(self);
+    f->topic = Py_XNewRef(self->topic);
+    f->metadata = Py_XNewRef(self->metadata);
+    f->error = Py_XNewRef(self->error);
+    f->offset = self->offset;
+    f->partition = self->partition;
+    f->leader_epoch = self->leader_epoch;
+    Py_END_CRITICAL_SECTION();
+}
+
+static void tp_fields_release(TpFields *f) {
+    Py_XDECREF(f->topic);
+    Py_XDECREF(f->metadata);
+    Py_XDECREF(f->error);
+}
+
 static PyObject *TopicPartition_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
     /* Every field zero (no topic) until __init__ runs; the arguments are __init__'s. */
-    return type->tp_alloc(type, 0);
+    PyObject *self = type->tp_alloc(type, 0);
+    if (self != NULL)
+        CFL_TSAN_FRESH(self);
+    return self;
 }
 
 /* metadata: a str without NUL characters, or None (this package also takes None, which the
@@ -56,12 +85,18 @@ static int TopicPartition_init(TopicPartitionObject *self, PyObject *args, PyObj
         Py_XDECREF(metadata);
         return -1;
     }
-    Py_XSETREF(self->topic, topic_str);
-    Py_XSETREF(self->metadata, metadata);
-    Py_CLEAR(self->error);
+    PyObject *old_topic, *old_metadata, *old_error;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    old_topic = self->topic, self->topic = topic_str;
+    old_metadata = self->metadata, self->metadata = metadata;
+    old_error = self->error, self->error = NULL;
     self->partition = partition;
     self->offset = offset;
     self->leader_epoch = epoch < 0 ? -1 : epoch;
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old_topic);
+    Py_XDECREF(old_metadata);
+    Py_XDECREF(old_error);
     return 0;
 }
 
@@ -84,6 +119,7 @@ static void TopicPartition_dealloc(TopicPartitionObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     TopicPartition_clear(self);
+    CFL_TSAN_FRESH(self);
     tp->tp_free(self);
     Py_DECREF(tp);
 }
@@ -91,22 +127,29 @@ static void TopicPartition_dealloc(TopicPartitionObject *self) {
 static PyObject *empty_str(void) { return PyUnicode_FromStringAndSize(NULL, 0); }
 
 static PyObject *TopicPartition_repr(TopicPartitionObject *self) {
-    PyObject *epoch = self->leader_epoch >= 0 ? PyLong_FromLong(self->leader_epoch) : Py_NewRef(Py_None);
-    if (epoch == NULL)
-        return NULL;
-    PyObject *r = PyUnicode_FromFormat("TopicPartition{topic=%S,partition=%d,offset=%lld,leader_epoch=%S,error=%R}",
-                                       self->topic ? self->topic : Py_None, self->partition, self->offset, epoch,
-                                       self->error ? self->error : Py_None);
-    Py_DECREF(epoch);
+    TpFields f;
+    tp_fields_get(self, &f);
+    PyObject *epoch = f.leader_epoch >= 0 ? PyLong_FromLong(f.leader_epoch) : Py_NewRef(Py_None);
+    PyObject *r = epoch == NULL ? NULL
+                  : PyUnicode_FromFormat("TopicPartition{topic=%S,partition=%d,offset=%lld,leader_epoch=%S,error=%R}",
+                                         f.topic ? f.topic : Py_None, f.partition, f.offset, epoch,
+                                         f.error ? f.error : Py_None);
+    Py_XDECREF(epoch);
+    tp_fields_release(&f);
     return r;
 }
 
 /* hash(topic) ^ partition, as upstream: equal (topic, partition) pairs hash alike. */
 static Py_hash_t TopicPartition_hash(TopicPartitionObject *self) {
+    TpFields f;
+    tp_fields_get(self, &f);
     Py_hash_t h = 0;
-    if (self->topic != NULL && (h = PyObject_Hash(self->topic)) == -1)
+    if (f.topic != NULL && (h = PyObject_Hash(f.topic)) == -1) {
+        tp_fields_release(&f);
         return -1;
-    h ^= (Py_hash_t)self->partition;
+    }
+    h ^= (Py_hash_t)f.partition;
+    tp_fields_release(&f);
     return h == -1 ? -2 : h;
 }
 
@@ -118,18 +161,25 @@ static PyObject *TopicPartition_richcompare(TopicPartitionObject *self, PyObject
         return NULL;
     if (!PyObject_TypeCheck(other, st->TopicPartitionType))
         Py_RETURN_NOTIMPLEMENTED;
-    TopicPartitionObject *o = (TopicPartitionObject *)other;
-    PyObject *a = self->topic ? Py_NewRef(self->topic) : empty_str();
-    PyObject *b = o->topic ? Py_NewRef(o->topic) : empty_str();
+    TpFields fa, fb;
+    tp_fields_get(self, &fa);
+    tp_fields_get((TopicPartitionObject *)other, &fb);
+    PyObject *a = fa.topic ? Py_NewRef(fa.topic) : empty_str();
+    PyObject *b = fb.topic ? Py_NewRef(fb.topic) : empty_str();
     int r = a && b ? PyUnicode_Compare(a, b) : -1;
     Py_XDECREF(a);
     Py_XDECREF(b);
+    int pa = fa.partition, pb = fb.partition;
+    tp_fields_release(&fa);
+    tp_fields_release(&fb);
     if (r == -1 && PyErr_Occurred())
         return NULL;
     if (r == 0)
-        r = (self->partition > o->partition) - (self->partition < o->partition);
+        r = (pa > pb) - (pa < pb);
     Py_RETURN_RICHCOMPARE(r, 0, op);
 }
+
+static PyObject *tp_reduce(cfl_state *st, const TpFields *f);
 
 /* Pickles as a plain TopicPartition(topic, partition, offset[, metadata[, leader_epoch]]) call,
  * which upstream's class (that cannot pickle its own objects) also loads; a leader epoch without
@@ -139,22 +189,29 @@ static PyObject *TopicPartition_reduce(TopicPartitionObject *self, PyObject *unu
     cfl_state *st = cfl_state_of((PyObject *)self);
     if (st == NULL)
         return NULL;
-    if (self->topic == NULL) {
+    TpFields f;
+    tp_fields_get(self, &f);
+    PyObject *r = tp_reduce(st, &f);
+    tp_fields_release(&f);
+    return r;
+}
+
+static PyObject *tp_reduce(cfl_state *st, const TpFields *f) {
+    if (f->topic == NULL) {
         PyErr_SetString(PyExc_TypeError, "cannot pickle a TopicPartition whose __init__ did not run");
         return NULL;
     }
     PyObject *cls = Py_NewRef((PyObject *)st->TopicPartitionType), *args;
-    if (self->metadata != NULL && self->leader_epoch >= 0)
-        args = Py_BuildValue("(OiLOi)", self->topic, self->partition, self->offset, self->metadata,
-                             self->leader_epoch);
-    else if (self->metadata != NULL)
-        args = Py_BuildValue("(OiLO)", self->topic, self->partition, self->offset, self->metadata);
+    if (f->metadata != NULL && f->leader_epoch >= 0)
+        args = Py_BuildValue("(OiLOi)", f->topic, f->partition, f->offset, f->metadata, f->leader_epoch);
+    else if (f->metadata != NULL)
+        args = Py_BuildValue("(OiLO)", f->topic, f->partition, f->offset, f->metadata);
     else
-        args = Py_BuildValue("(OiL)", self->topic, self->partition, self->offset);
-    if (args != NULL && self->metadata == NULL && self->leader_epoch >= 0) {
+        args = Py_BuildValue("(OiL)", f->topic, f->partition, f->offset);
+    if (args != NULL && f->metadata == NULL && f->leader_epoch >= 0) {
         PyObject *functools = PyImport_ImportModule("functools");
         PyObject *partial = functools ? PyObject_GetAttrString(functools, "partial") : NULL;
-        PyObject *kw = partial ? Py_BuildValue("{si}", "leader_epoch", self->leader_epoch) : NULL;
+        PyObject *kw = partial ? Py_BuildValue("{si}", "leader_epoch", f->leader_epoch) : NULL;
         PyObject *pos = kw ? PyTuple_Pack(1, cls) : NULL;
         Py_SETREF(cls, pos ? PyObject_Call(partial, pos, kw) : NULL);
         Py_XDECREF(pos);
@@ -167,8 +224,8 @@ static PyObject *TopicPartition_reduce(TopicPartitionObject *self, PyObject *unu
         Py_XDECREF(args);
         return NULL;
     }
-    if (self->error != NULL)
-        return Py_BuildValue("(NNO)", cls, args, self->error);
+    if (f->error != NULL)
+        return Py_BuildValue("(NNO)", cls, args, f->error);
     return Py_BuildValue("(NN)", cls, args);
 }
 
@@ -182,14 +239,23 @@ static PyObject *TopicPartition_setstate(TopicPartitionObject *self, PyObject *e
                      Py_TYPE(error)->tp_name);
         return NULL;
     }
-    Py_XSETREF(self->error, error == Py_None ? NULL : Py_NewRef(error));
+    PyObject *old;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    old = self->error;
+    self->error = error == Py_None ? NULL : Py_NewRef(error);
+    Py_END_CRITICAL_SECTION();
+    Py_XDECREF(old);
     Py_RETURN_NONE;
 }
 
 static PyObject *tp_get_leader_epoch(TopicPartitionObject *self, void *c) {
-    if (self->leader_epoch < 0)
+    int epoch;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    epoch = self->leader_epoch;
+    Py_END_CRITICAL_SECTION();
+    if (epoch < 0)
         Py_RETURN_NONE;
-    return PyLong_FromLong(self->leader_epoch);
+    return PyLong_FromLong(epoch);
 }
 
 static int tp_set_leader_epoch(TopicPartitionObject *self, PyObject *v, void *c) {
@@ -285,35 +351,43 @@ rd_kafka_topic_partition_list_t *cfl_tp_list_to_c(cfl_state *st, PyObject *seq, 
         PyErr_SetString(PyExc_TypeError, "requires list of TopicPartition");
         return NULL;
     }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *items = cfl_seq_snapshot(seq); /* a list another thread may resize: its items now */
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
     rd_kafka_topic_partition_list_t *c_parts = rd_kafka_topic_partition_list_new((int)(n > 0 ? n : 1));
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        TopicPartitionObject *tp = (TopicPartitionObject *)item;
-        if (!PyObject_TypeCheck(item, st->TopicPartitionType) || tp->topic == NULL) {
+        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+        TpFields f = {0};
+        if (PyObject_TypeCheck(item, st->TopicPartitionType))
+            tp_fields_get((TopicPartitionObject *)item, &f);
+        if (f.topic == NULL) {
             PyErr_SetString(PyExc_TypeError, "expected cimpl.TopicPartition");
-            rd_kafka_topic_partition_list_destroy(c_parts);
-            return NULL;
+            goto fail;
         }
-        const char *topic = PyUnicode_AsUTF8(tp->topic);
-        if (topic == NULL) {
-            rd_kafka_topic_partition_list_destroy(c_parts);
-            return NULL;
-        }
-        rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_add(c_parts, topic, tp->partition);
-        p->offset = tp->offset;
-        rd_kafka_topic_partition_set_leader_epoch(p, tp->leader_epoch);
-        if (tp->metadata != NULL) {
+        const char *topic = PyUnicode_AsUTF8(f.topic);
+        if (topic == NULL)
+            goto fail;
+        rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_add(c_parts, topic, f.partition);
+        p->offset = f.offset;
+        rd_kafka_topic_partition_set_leader_epoch(p, f.leader_epoch);
+        if (f.metadata != NULL) {
             Py_ssize_t len;
-            const char *md = PyUnicode_AsUTF8AndSize(tp->metadata, &len);
-            if (md == NULL) {
-                rd_kafka_topic_partition_list_destroy(c_parts);
-                return NULL;
-            }
+            const char *md = PyUnicode_AsUTF8AndSize(f.metadata, &len);
+            if (md == NULL)
+                goto fail;
             p->metadata = malloc((size_t)len > 0 ? (size_t)len : 1);
             memcpy(p->metadata, md, (size_t)len);
             p->metadata_size = (size_t)len;
         }
+        tp_fields_release(&f);
+        continue;
+    fail:
+        tp_fields_release(&f);
+        Py_DECREF(items);
+        rd_kafka_topic_partition_list_destroy(c_parts);
+        return NULL;
     }
+    Py_DECREF(items);
     return c_parts;
 }

@@ -59,6 +59,14 @@ def _a(*args: Any, **kwargs: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
     return args, kwargs
 
 
+def _group_ids_cases(**extra: tuple[tuple[Any, ...], dict[str, Any]]
+                     ) -> dict[str, tuple[tuple[Any, ...], dict[str, Any]]]:
+    """The group id lists that describe_consumer_groups and delete_consumer_groups are both
+    called with (good, None, a bare string, empty, bad items, a duplicate), then ``extra``."""
+    return {"ok": _a(["g"]), "none": _a(None), "str": _a("g"), "empty": _a([]), "none_item": _a([None]),
+            "int_item": _a([1]), "empty_name": _a([""]), "dup": _a(["g", "g"]), **extra}
+
+
 def _acl(**over: Any) -> AclBinding:
     args: dict[str, Any] = dict(restype=ResourceType.TOPIC, name="t", resource_pattern_type=ResourcePatternType.LITERAL,
                                 principal="User:a", host="*", operation=AclOperation.READ,
@@ -284,29 +292,11 @@ def scenario_consumer_group_calls_args() -> Any:
         "rt_str": _a(request_timeout="x"),
         "unknown_kw": _a(foo=1),
     })
-    out["describe"] = _calls(a.describe_consumer_groups, {
-        "ok": _a(["g"]),
-        "none": _a(None),
-        "str": _a("g"),
-        "empty": _a([]),
-        "none_item": _a([None]),
-        "int_item": _a([1]),
-        "empty_name": _a([""]),
-        "dup": _a(["g", "g"]),
-        "auth_ops": _a(["g"], include_authorized_operations=True),
-        "auth_ops_str": _a(["g"], include_authorized_operations="x"),
-    })
-    out["delete"] = _calls(a.delete_consumer_groups, {
-        "ok": _a(["g"]),
-        "none": _a(None),
-        "str": _a("g"),
-        "empty": _a([]),
-        "none_item": _a([None]),
-        "int_item": _a([1]),
-        "empty_name": _a([""]),
-        "dup": _a(["g", "g"]),
-        "ot": _a(["g"], operation_timeout=1),
-    })
+    out["describe"] = _calls(a.describe_consumer_groups, _group_ids_cases(
+        auth_ops=_a(["g"], include_authorized_operations=True),
+        auth_ops_str=_a(["g"], include_authorized_operations="x"),
+    ))
+    out["delete"] = _calls(a.delete_consumer_groups, _group_ids_cases(ot=_a(["g"], operation_timeout=1)))
     return out
 
 

@@ -8,6 +8,7 @@ import io
 from typing import Any
 
 from observe import data, outcome
+from _registry_common import error_kinds
 
 USER = ('{"type":"record","name":"User","namespace":"ex","fields":[{"name":"name","type":"string"},'
         '{"name":"age","type":"int"}]}')
@@ -352,8 +353,8 @@ def scenario_avro_deserialize() -> Any:
     }
 
 
-def scenario_avro_bad_input() -> Any:
-    """Where our errors name what failed (deliberate: the text, see deliberate.py)."""
+def _avro_bad_input() -> Any:
+    """The bad input both Avro bad-input scenarios feed: name -> (serde, its arguments)."""
     from confluent_kafka.schema_registry.avro import AvroDeserializer
 
     sr = _sr()
@@ -361,57 +362,27 @@ def scenario_avro_bad_input() -> Any:
     good = ser({"name": "ann", "age": 30}, _ctx())
     de = AvroDeserializer(sr)
     return {
-        "missing field": outcome(ser, {"name": "a"}, _ctx()),
-        "wrong type": outcome(ser, {"name": 1, "age": 2}, _ctx()),
-        "not a record": outcome(ser, 5, _ctx()),
-        "bad magic": outcome(de, b"\x07" + good[1:], _ctx()),
-        "unknown id": outcome(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
-        "truncated": outcome(de, good[:-1], _ctx()),
+        "missing field": (ser, {"name": "a"}, _ctx()),
+        "wrong type": (ser, {"name": 1, "age": 2}, _ctx()),
+        "not a record": (ser, 5, _ctx()),
+        "bad magic": (de, b"\x07" + good[1:], _ctx()),
+        "unknown id": (de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
+        "truncated": (de, good[:-1], _ctx()),
     }
 
 
-def _error_kinds(fn: Any, *args: Any) -> Any:
-    """Which handlers catch what ``fn(*args)`` raises, and the attributes upstream's types carry:
-    the texts differ on purpose (deliberate.py), the types and attributes must not."""
-    import json
-    import struct
-
-    from confluent_kafka.schema_registry import SchemaRegistryError
-    from confluent_kafka.serialization import SerializationError
-
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001 - the exception is the observation
-        caught = {name: isinstance(exc, cls) for name, cls in (
-            ("SerializationError", SerializationError), ("TypeError", TypeError), ("ValueError", ValueError),
-            ("EOFError", EOFError), ("struct.error", struct.error), ("JSONDecodeError", json.JSONDecodeError),
-            ("SchemaRegistryError", SchemaRegistryError), ("AttributeError", AttributeError))}
-        if isinstance(exc, SchemaRegistryError):
-            caught["registry"] = [exc.http_status_code, exc.error_code, exc.error_message]
-        if isinstance(exc, json.JSONDecodeError):
-            caught["decode"] = [exc.msg, exc.pos, exc.lineno, exc.colno]
-        return {"caught as": caught, "builtin": next(c.__name__ for c in type(exc).__mro__
-                                                      if c.__module__ in ("builtins", "struct"))}
-    return {"ok": None}
+def scenario_avro_bad_input() -> Any:
+    """Where our errors name what failed (deliberate: the text, see deliberate.py)."""
+    return {name: outcome(*case) for name, case in _avro_bad_input().items()}
 
 
 def scenario_avro_bad_input_types() -> Any:
-    """The same bad input as scenario_avro_bad_input: caught by the same handlers as upstream's."""
-    from confluent_kafka.schema_registry.avro import AvroDeserializer
-
-    sr = _sr()
-    ser = _serializer(sr)
-    good = ser({"name": "ann", "age": 30}, _ctx())
-    de = AvroDeserializer(sr)
-    return {
-        "missing field": _error_kinds(ser, {"name": "a"}, _ctx()),
-        "wrong type": _error_kinds(ser, {"name": 1, "age": 2}, _ctx()),
-        "not a record": _error_kinds(ser, 5, _ctx()),
-        "bad magic": _error_kinds(de, b"\x07" + good[1:], _ctx()),
-        "unknown id": _error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
-        "truncated": _error_kinds(de, good[:-1], _ctx()),
-        "short": _error_kinds(de, good[:3], _ctx()),
-    }
+    """The same bad input as scenario_avro_bad_input, and a payload cut to 3 bytes: caught by the
+    same handlers as upstream's."""
+    cases = _avro_bad_input()
+    de, truncated, ctx = cases["truncated"]
+    cases["short"] = (de, truncated[:3], ctx)
+    return {name: error_kinds(*case) for name, case in cases.items()}
 
 
 def scenario_mock_calls_upstream_leaves_to_http() -> Any:

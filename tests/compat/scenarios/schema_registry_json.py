@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from observe import data, outcome
+from _registry_common import error_kinds, params
 
 USER = json.dumps({"title": "User", "type": "object", "properties": {
     "name": {"type": "string"}, "age": {"type": "integer", "minimum": 0},
@@ -200,31 +201,6 @@ def scenario_json_bad_input() -> Any:
     return out
 
 
-def _error_kinds(fn: Any, *args: Any) -> Any:
-    """Which handlers catch what ``fn(*args)`` raises, and the attributes upstream's types carry:
-    the texts differ on purpose (deliberate.py), the types and attributes must not."""
-    import json
-    import struct
-
-    from confluent_kafka.schema_registry import SchemaRegistryError
-    from confluent_kafka.serialization import SerializationError
-
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001 - the exception is the observation
-        caught = {name: isinstance(exc, cls) for name, cls in (
-            ("SerializationError", SerializationError), ("TypeError", TypeError), ("ValueError", ValueError),
-            ("EOFError", EOFError), ("struct.error", struct.error), ("JSONDecodeError", json.JSONDecodeError),
-            ("SchemaRegistryError", SchemaRegistryError), ("AttributeError", AttributeError))}
-        if isinstance(exc, SchemaRegistryError):
-            caught["registry"] = [exc.http_status_code, exc.error_code, exc.error_message]
-        if isinstance(exc, json.JSONDecodeError):
-            caught["decode"] = [exc.msg, exc.pos, exc.lineno, exc.colno]
-        return {"caught as": caught, "builtin": next(c.__name__ for c in type(exc).__mro__
-                                                      if c.__module__ in ("builtins", "struct"))}
-    return {"ok": None}
-
-
 def scenario_json_bad_input_types() -> Any:
     """The same bad input as scenario_json_bad_input: caught by the same handlers as upstream's."""
     sr = _sr()
@@ -232,14 +208,14 @@ def scenario_json_bad_input_types() -> Any:
     good = ser({"name": "ann"}, _ctx())
     de = _de(sr)
     return {
-        "wrong type": _error_kinds(ser, {"name": 1}, _ctx()),
-        "not encodable": _error_kinds(_ser(sr, conf={"validate": False}), {"name": {1}}, _ctx()),
-        "bad magic": _error_kinds(de, b"\x07" + good[1:], _ctx()),
-        "short": _error_kinds(de, b"\x00\x00", _ctx()),
-        "unknown id": _error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
-        "truncated": _error_kinds(de, good[:-1], _ctx()),
-        "not json": _error_kinds(de, good[:5] + b"\xff{", _ctx()),
-        "invalid on read": _error_kinds(de, good[:5] + b'{"name":5}', _ctx()),
+        "wrong type": error_kinds(ser, {"name": 1}, _ctx()),
+        "not encodable": error_kinds(_ser(sr, conf={"validate": False}), {"name": {1}}, _ctx()),
+        "bad magic": error_kinds(de, b"\x07" + good[1:], _ctx()),
+        "short": error_kinds(de, b"\x00\x00", _ctx()),
+        "unknown id": error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
+        "truncated": error_kinds(de, good[:-1], _ctx()),
+        "not json": error_kinds(de, good[:5] + b"\xff{", _ctx()),
+        "invalid on read": error_kinds(de, good[:5] + b'{"name":5}', _ctx()),
     }
 
 
@@ -296,26 +272,16 @@ def crossed_json_bytes(given: Any) -> Any:
             for side, dumped in given.items()}
 
 
-def _params(fn: Any) -> Any:
-    import inspect
-
-    try:
-        return [[p.name, p.kind.name, p.default is inspect.Parameter.empty or repr(p.default)]
-                for p in inspect.signature(fn).parameters.values()]
-    except (TypeError, ValueError) as exc:
-        return {"no signature": type(exc).__name__}
-
-
 def scenario_json_signatures() -> Any:
     from confluent_kafka.schema_registry import json_schema as m
     from confluent_kafka.schema_registry.common import json_schema as c
 
     names = ["JSONSerializer", "JSONDeserializer", "AsyncJSONSerializer", "AsyncJSONDeserializer"]
-    out: Any = {n: [_params(getattr(m, n).__init__), _params(getattr(m, n).__call__)] for n in names}
+    out: Any = {n: [params(getattr(m, n).__init__), params(getattr(m, n).__call__)] for n in names}
     for n in ["_resolve_named_schema", "_json_dumps", "_json_loads", "_retrieve_via_httpx", "get_inline_tags"]:
-        out[n] = _params(getattr(m, n))
+        out[n] = params(getattr(m, n))
     for n in ["_guard_external_uri", "_is_blocked_ip", "_disjoint"]:
-        out["common." + n] = _params(getattr(c, n))
+        out["common." + n] = params(getattr(c, n))
     out["blocked"] = outcome(lambda: [c._is_blocked_ip(__import__("ipaddress").ip_address(a))
                                       for a in ("127.0.0.1", "10.1.2.3", "8.8.8.8", "::ffff:127.0.0.1", "::1")])
     out["bases"] = outcome(lambda: [issubclass(m.JSONSerializer, __import__(

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any, Dict
 
 from observe import data, outcome
+from _registry_common import error_kinds, params
 
 _TYPES: Dict[str, Any] = {}
 
@@ -205,31 +206,6 @@ def scenario_protobuf_bad_input() -> Any:
     }
 
 
-def _error_kinds(fn: Any, *args: Any) -> Any:
-    """Which handlers catch what ``fn(*args)`` raises, and the attributes upstream's types carry:
-    the texts differ on purpose (deliberate.py), the types and attributes must not."""
-    import json
-    import struct
-
-    from confluent_kafka.schema_registry import SchemaRegistryError
-    from confluent_kafka.serialization import SerializationError
-
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001 - the exception is the observation
-        caught = {name: isinstance(exc, cls) for name, cls in (
-            ("SerializationError", SerializationError), ("TypeError", TypeError), ("ValueError", ValueError),
-            ("EOFError", EOFError), ("struct.error", struct.error), ("JSONDecodeError", json.JSONDecodeError),
-            ("SchemaRegistryError", SchemaRegistryError), ("AttributeError", AttributeError))}
-        if isinstance(exc, SchemaRegistryError):
-            caught["registry"] = [exc.http_status_code, exc.error_code, exc.error_message]
-        if isinstance(exc, json.JSONDecodeError):
-            caught["decode"] = [exc.msg, exc.pos, exc.lineno, exc.colno]
-        return {"caught as": caught, "builtin": next(c.__name__ for c in type(exc).__mro__
-                                                      if c.__module__ in ("builtins", "struct"))}
-    return {"ok": None}
-
-
 def scenario_protobuf_bad_input_types() -> Any:
     """The same bad input as scenario_protobuf_bad_input: caught by the same handlers as upstream's."""
     t = _types()
@@ -237,14 +213,14 @@ def scenario_protobuf_bad_input_types() -> Any:
     good = _ser(sr)(_user(), _ctx())
     de = _de(sr)
     return {
-        "wrong message type": _error_kinds(_ser(sr), t["Other"](x=1), _ctx()),
-        "bad magic": _error_kinds(de, b"\x07" + good[1:], _ctx()),
-        "short": _error_kinds(de, b"\x00\x00\x01", _ctx()),
-        "indexes cut": _error_kinds(de, good[:5] + b"\x04\x02", _ctx()),
-        "unknown id": _error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
-        "index out of range": _error_kinds(de, good[:5] + b"\x02\x0a" + good[7:], _ctx()),
-        "truncated": _error_kinds(de, good[:-3], _ctx()),
-        "no client, truncated": _error_kinds(_de(None), good[:-3], _ctx()),
+        "wrong message type": error_kinds(_ser(sr), t["Other"](x=1), _ctx()),
+        "bad magic": error_kinds(de, b"\x07" + good[1:], _ctx()),
+        "short": error_kinds(de, b"\x00\x00\x01", _ctx()),
+        "indexes cut": error_kinds(de, good[:5] + b"\x04\x02", _ctx()),
+        "unknown id": error_kinds(de, b"\x00\x00\x00\x00\x09" + good[5:], _ctx()),
+        "index out of range": error_kinds(de, good[:5] + b"\x02\x0a" + good[7:], _ctx()),
+        "truncated": error_kinds(de, good[:-3], _ctx()),
+        "no client, truncated": error_kinds(_de(None), good[:-3], _ctx()),
     }
 
 
@@ -349,28 +325,18 @@ def crossed_protobuf_bytes(given: Any) -> Any:
             for side, dumped in given.items()}
 
 
-def _params(fn: Any) -> Any:
-    import inspect
-
-    try:
-        return [[p.name, p.kind.name, p.default is inspect.Parameter.empty or repr(p.default)]
-                for p in inspect.signature(fn).parameters.values()]
-    except (TypeError, ValueError) as exc:
-        return {"no signature": type(exc).__name__}
-
-
 def scenario_protobuf_signatures() -> Any:
     from confluent_kafka.schema_registry import protobuf as m
     from confluent_kafka.schema_registry.confluent.type import decimal_utils
 
     names = ["ProtobufSerializer", "ProtobufDeserializer", "AsyncProtobufSerializer", "AsyncProtobufDeserializer"]
-    out: Any = {n: [_params(getattr(m, n).__init__), _params(getattr(m, n).__call__)] for n in names}
+    out: Any = {n: [params(getattr(m, n).__init__), params(getattr(m, n).__call__)] for n in names}
     for n in ["_resolve_named_schema", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto",
               "_init_pool", "is_map_field", "get_inline_tags", "_is_builtin", "decimal_to_protobuf",
               "protobuf_to_decimal", "_bytes", "_is_repeated"]:
-        out[n] = _params(getattr(m, n))
+        out[n] = params(getattr(m, n))
     for n in ["from_proto_decimal", "to_proto_decimal", "unscaled_to_bytes"]:
-        out["decimal_utils." + n] = _params(getattr(decimal_utils, n))
+        out["decimal_utils." + n] = params(getattr(decimal_utils, n))
     out["bases"] = outcome(lambda: [issubclass(m.ProtobufDeserializer, __import__(
         "confluent_kafka.serialization", fromlist=["Deserializer"]).Deserializer)])
     return out

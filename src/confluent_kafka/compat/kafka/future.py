@@ -77,35 +77,47 @@ class Future:
         self._run(errbacks, exception, "errback")
         return self
 
+    def _add(self, errback: bool, f: Callable[..., Any], args: Any, kwargs: Any) -> "Future":
+        """What add_callback (``errback`` False) and add_errback do: queue ``f`` (bound to ``args``
+        and ``kwargs``) while unsettled, or run it now if the future settled the way it waits for.
+
+        A subclass may start with None for an empty list: the list is then made on demand.
+        """
+        if args or kwargs:
+            f = functools.partial(f, *args, **kwargs)
+        lock = self._lock
+        lock.acquire()  # (not ``with``, nor getattr by name: this runs once per produced record)
+        try:
+            if not self.is_done:
+                fns = self._errbacks if errback else self._callbacks
+                if fns is not None:
+                    fns.append(f)
+                elif errback:
+                    self._errbacks = [f]
+                else:
+                    self._callbacks = [f]
+                return self
+        finally:
+            lock.release()
+        if errback and self.exception is not None:
+            self._run([f], self.exception, "errback")
+        elif not errback and self.exception is None:
+            self._run([f], self.value, "callback")
+        return self
+
     def add_callback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
         """Call ``f(*args, value, **kwargs)`` on success (now, if already succeeded).
 
         :returns: self.
         """
-        if args or kwargs:
-            f = functools.partial(f, *args, **kwargs)
-        with self._lock:
-            if not self.is_done:
-                self._callbacks.append(f)  # type: ignore[union-attr]
-                return self
-        if self.exception is None:
-            self._run([f], self.value, "callback")
-        return self
+        return self._add(False, f, args, kwargs)
 
     def add_errback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
         """Call ``f(*args, exception, **kwargs)`` on failure (now, if already failed).
 
         :returns: self.
         """
-        if args or kwargs:
-            f = functools.partial(f, *args, **kwargs)
-        with self._lock:
-            if not self.is_done:
-                self._errbacks.append(f)  # type: ignore[union-attr]
-                return self
-        if self.exception is not None:
-            self._run([f], self.exception, "errback")
-        return self
+        return self._add(True, f, args, kwargs)
 
     def add_both(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
         """Call ``f`` with the value or the exception, whichever comes.

@@ -8,6 +8,7 @@ import time
 from typing import Any, Dict, List, Literal, Optional, Union
 
 from ..common._client_ops import ClientOps, Op
+from ..common._effects import drive
 from ..common._httpx_compat import httpx
 from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, TokenCall, TokenSleep, urlencode
 from ..common.schema_registry_client import (
@@ -105,33 +106,28 @@ class SchemaRegistryClient:
     # -- running the shared operations ------------------------------------------------------
 
     def _run(self, op: Op) -> Any:
+        return drive(op, self._perform)
+
+    def _perform(self, effect: Any) -> Any:
+        """Answer one effect of an operation (an exception goes back to the operation)."""
         value: Any = None
-        error: Optional[BaseException] = None
-        while True:
-            try:
-                effect = op.throw(error) if error is not None else op.send(value)
-            except StopIteration as done:
-                return done.value
-            value, error = None, None
-            try:
-                if isinstance(effect, HttpCall):
-                    value = self._send(effect)
-                elif isinstance(effect, TokenCall):
-                    value = self._rest_client.send_token_request(effect)
-                elif isinstance(effect, (Sleep, TokenSleep)):
-                    _sleep(effect.seconds)
-                elif isinstance(effect, BearerFields):
-                    value = effect.provider.get_bearer_fields()
-                    if inspect.isawaitable(value):
-                        close = getattr(value, "close", None)
-                        if close is not None:
-                            close()
-                        raise TypeError("bearer.auth.custom.provider.function returned an awaitable; "
-                                        "use AsyncSchemaRegistryClient for an async function")
-                else:  # pragma: no cover - the operations yield nothing else
-                    raise TypeError(f"unknown effect {effect!r}")
-            except Exception as exc:  # noqa: BLE001 - handed to the operation, which decides
-                error = exc
+        if isinstance(effect, HttpCall):
+            value = self._send(effect)
+        elif isinstance(effect, TokenCall):
+            value = self._rest_client.send_token_request(effect)
+        elif isinstance(effect, (Sleep, TokenSleep)):
+            _sleep(effect.seconds)
+        elif isinstance(effect, BearerFields):
+            value = effect.provider.get_bearer_fields()
+            if inspect.isawaitable(value):
+                close = getattr(value, "close", None)
+                if close is not None:
+                    close()
+                raise TypeError("bearer.auth.custom.provider.function returned an awaitable; "
+                                "use AsyncSchemaRegistryClient for an async function")
+        else:  # pragma: no cover - the operations yield nothing else
+            raise TypeError(f"unknown effect {effect!r}")
+        return value
 
     def __enter__(self) -> "SchemaRegistryClient":
         return self

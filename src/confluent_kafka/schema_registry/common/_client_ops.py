@@ -62,6 +62,16 @@ def _paging(offset: int, limit: int, **extra: Any) -> Dict[str, Any]:
     return query
 
 
+def _registrations_query(subject_name: Optional[str], deleted: bool, offset: int, limit: int) -> Dict[str, Any]:
+    """The query of the two "where is schema id N registered" requests (subjects, versions)."""
+    query = _paging(offset, limit)
+    if subject_name is not None:
+        query["subject"] = subject_name
+    if deleted:
+        query["deleted"] = deleted
+    return query
+
+
 class ClientOps:
     """The client calls as effect generators, with the client-side caches.
 
@@ -145,20 +155,12 @@ class ClientOps:
 
     def get_subjects_by_schema_id(self, schema_id: int, subject_name: Optional[str] = None, deleted: bool = False,
                                   offset: int = 0, limit: int = -1) -> Op:
-        query = _paging(offset, limit)
-        if subject_name is not None:
-            query["subject"] = subject_name
-        if deleted:
-            query["deleted"] = deleted
+        query = _registrations_query(subject_name, deleted, offset, limit)
         return (yield from self._call("GET", f"schemas/ids/{schema_id}/subjects", query=query))
 
     def get_schema_versions(self, schema_id: int, subject_name: Optional[str] = None, deleted: bool = False,
                             offset: int = 0, limit: int = -1) -> Op:
-        query = _paging(offset, limit)
-        if subject_name is not None:
-            query["subject"] = subject_name
-        if deleted:
-            query["deleted"] = deleted
+        query = _registrations_query(subject_name, deleted, offset, limit)
         answer = yield from self._call("GET", f"schemas/ids/{schema_id}/versions", query=query)
         return [SchemaVersion.from_dict(item) for item in answer]
 

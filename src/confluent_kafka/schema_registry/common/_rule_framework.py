@@ -409,6 +409,17 @@ class RuleConditionError(RuleError):
         return f"Rule failed: {rule.name}"
 
 
+def _keeps_field_result(ctx: RuleContext, result: Any) -> bool:
+    """What a field-level rule's result means for its field: True, the result replaces the field
+    (a TRANSFORM); False, the field stays (a CONDITION, which fails the rule when ``result`` is
+    False)."""
+    if ctx.rule.kind != RuleKind.CONDITION:
+        return True
+    if result is False:
+        raise RuleConditionError(ctx.rule)
+    return False
+
+
 class Migration:
     """A step between two registered versions, for migration rules.
 

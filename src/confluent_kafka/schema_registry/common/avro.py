@@ -20,13 +20,13 @@ from fastavro.validation import validate as avro_validate
 from ...serialization import SerializationContext, SerializationError
 from ..confluent.type.variant_utils import Variant
 from .schema_registry_client import Schema
-from .schema_registry_client import RuleKind, RuleMode, RulePhase
+from .schema_registry_client import RuleMode
+from ._rule_framework import _keeps_field_result
 from .serde import (
     VALIDATION_RULES_PROP,
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
-    RuleConditionError,
     RuleContext,
     SchemaId,
     SerdeBase,
@@ -36,6 +36,7 @@ from .serde import (
     ValidationRuleExecutor,
     ValidationRulesExecution,
     _where,
+    _with_context,
     evaluate_validation_rule,
     parse_validation_rules,
     framing_error,
@@ -241,23 +242,9 @@ class AvroSerializerSteps(AvroSteps):
             if self._schema is None:
                 raise SerializationError("the serializer has no schema: pass one, or set use.latest.version or "
                                          "use.schema.id")
-            if self._conf.auto_register:
-                registered = yield from registry_call("register_schema_full_response", subject, self._schema,
-                                                      normalize_schemas=self._conf.normalize_schemas)
-            else:
-                registered = yield from registry_call("lookup_schema", subject, self._schema,
-                                                      normalize_schemas=self._conf.normalize_schemas)
-            schema_id = SchemaId(AVRO_TYPE, registered.schema_id, registered.guid)
-            with self._known_lock:
-                self._known_subjects.add(subject)
-                self._schema_id = schema_id
+            schema_id = yield from self._register_op(subject, self._schema, AVRO_TYPE)
 
-        if self._to_dict is not None:
-            if ctx is None:
-                raise TypeError("SerializationContext cannot be None")
-            value = self._to_dict(obj, ctx)
-        else:
-            value = obj
+        value = _with_context(self._to_dict, obj, ctx) if self._to_dict is not None else obj
 
         if latest is not None and ctx is not None and subject is not None:
             parsed = yield from self._parsed_op(latest.schema)
@@ -292,9 +279,7 @@ class AvroSerializerSteps(AvroSteps):
                 except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
                     raise wrap_error(exc, ctx, "encoding with " + _describe(schema_id, parsed)) from exc
                 payload = out.getvalue()
-            if latest is not None and ctx is not None and subject is not None:
-                payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
-                                                         latest.schema, payload, None, None)
+            payload = self._write_encoding_rules(ctx, subject, latest, payload)
             framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
             return framed
 
@@ -359,9 +344,7 @@ class AvroDeserializerSteps(AvroSteps):
             if subject is not None:
                 latest = yield from self._reader_schema_op(subject)
 
-        if ctx is not None and subject is not None:
-            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer_raw,
-                                                     payload, None, None, data)
+        payload = self._read_encoding_rules(ctx, subject, writer_raw, payload, data)
         if isinstance(payload, bytes):
             payload = io.BytesIO(payload)
         migrations: List[Any] = []
@@ -395,11 +378,7 @@ class AvroDeserializerSteps(AvroSteps):
             record = self._execute_rules(ctx, subject, RuleMode.READ, None, reader_raw, record,
                                          get_inline_tags(reader) if reader is not None else None, field_transformer,
                                          data)
-        if self._from_dict is not None:
-            if ctx is None:
-                raise TypeError("SerializationContext cannot be None")
-            return self._from_dict(record, ctx)
-        return record
+        return _with_context(self._from_dict, record, ctx) if self._from_dict is not None else record
 
 
 # -- data-contract rules: walking a record for field-level rules ---------------------------------
@@ -492,10 +471,7 @@ def _transform_field(ctx: RuleContext, schema: Dict[str, Any], fld: Dict[str, An
     try:
         ctx.enter_field(message, f"{schema['name']}.{name}", name, get_type(fld["type"]), None)
         result = transform(ctx, fld["type"], message[name], field_transform)
-        if ctx.rule.kind == RuleKind.CONDITION:
-            if result is False:
-                raise RuleConditionError(ctx.rule)
-        else:
+        if _keeps_field_result(ctx, result):
             message[name] = result
     finally:
         ctx.exit_field()

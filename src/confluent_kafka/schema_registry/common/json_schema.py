@@ -28,13 +28,13 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped,u
 from referencing import Registry, Resource
 
 from ...serialization import SerializationContext, SerializationError
-from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema
+from .schema_registry_client import RuleMode, Schema
+from ._rule_framework import _keeps_field_result
 from .serde import (
     VALIDATION_RULES_PROP,
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
-    RuleConditionError,
     RuleContext,
     SchemaId,
     SerdeBase,
@@ -44,6 +44,7 @@ from .serde import (
     ValidationRuleExecutor,
     ValidationRulesExecution,
     _where,
+    _with_context,
     evaluate_validation_rule,
     parse_validation_rules,
     framing_error,
@@ -350,20 +351,9 @@ class JsonSerializerSteps(JsonSteps):
             if self._schema is None:
                 raise SerializationError(f"{_where(ctx)}the serializer has no schema to register: pass one, or set "
                                          "use.latest.version or use.schema.id")
-            call = "register_schema_full_response" if self._conf.auto_register else "lookup_schema"
-            registered = yield from registry_call(call, subject, self._schema,
-                                                  normalize_schemas=self._conf.normalize_schemas)
-            schema_id = SchemaId(JSON_TYPE, registered.schema_id, registered.guid)
-            with self._known_lock:
-                self._known_subjects.add(subject)
-                self._schema_id = schema_id
+            schema_id = yield from self._register_op(subject, self._schema, JSON_TYPE)
 
-        if self._to_dict is not None:
-            if ctx is None:
-                raise TypeError("SerializationContext cannot be None")
-            value = self._to_dict(obj, ctx)
-        else:
-            value = obj
+        value = _with_context(self._to_dict, obj, ctx) if self._to_dict is not None else obj
 
         if latest is not None:
             schema: Optional[Schema] = latest.schema
@@ -396,9 +386,7 @@ class JsonSerializerSteps(JsonSteps):
         except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
             raise wrap_error(exc, ctx, "encoding as JSON for " + _describe(parsed, schema_id)) from exc
         payload = encoded.encode("utf8") if isinstance(encoded, str) else encoded
-        if latest is not None and ctx is not None and subject is not None:
-            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
-                                                     latest.schema, payload, None, None)
+        payload = self._write_encoding_rules(ctx, subject, latest, payload)
         framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
         return framed
 
@@ -466,9 +454,7 @@ class JsonDeserializerSteps(JsonSteps):
                 subject = yield from self._subject_op(ctx, writer[0].get("title"), has_client)
                 if subject is not None:
                     latest = yield from self._reader_schema_op(subject)
-        if ctx is not None and subject is not None:
-            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer_raw,
-                                                     payload, None, None, data)
+        payload = self._read_encoding_rules(ctx, subject, writer_raw, payload, data)
         if isinstance(payload, bytes):
             payload = BytesIO(payload)
         raw = payload.read()
@@ -505,11 +491,7 @@ class JsonDeserializerSteps(JsonSteps):
         if self._validate and reader_raw is not None and reader_registry is not None:
             self._check(record, reader_raw, reader, reader_registry, ctx, reader_id)
 
-        if self._from_dict is not None:
-            if ctx is None:
-                raise TypeError("SerializationContext cannot be None")
-            return self._from_dict(record, ctx)
-        return record
+        return _with_context(self._from_dict, record, ctx) if self._from_dict is not None else record
 
 
 # -- data-contract rules: walking a record for field-level rules ------------------------------------
@@ -653,10 +635,7 @@ def _transform_field(ctx: RuleContext, path: str, name: str, message: Dict[str, 
         value = message.get(name)
         if value is not None:
             result = transform(ctx, prop, ref_registry, ref_resolver, full_name, value, field_transform)
-            if ctx.rule.kind == RuleKind.CONDITION:
-                if result is False:
-                    raise RuleConditionError(ctx.rule)
-            else:
+            if _keeps_field_result(ctx, result):
                 message[name] = result
     finally:
         ctx.exit_field()

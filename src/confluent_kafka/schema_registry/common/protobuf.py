@@ -47,12 +47,12 @@ from ..confluent.type import decimal_pb2, variant_pb2
 from ..confluent.type.decimal_utils import unscaled_to_bytes
 from ..confluent.type.variant_utils import Variant
 from ..confluent.types import decimal_pb2 as legacy_decimal_pb2
-from .schema_registry_client import RuleKind, RuleMode, RulePhase, Schema, SchemaReference
+from .schema_registry_client import RuleMode, Schema, SchemaReference
+from ._rule_framework import _keeps_field_result
 from .serde import (
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
-    RuleConditionError,
     RuleContext,
     SchemaId,
     SerdeBase,
@@ -603,13 +603,8 @@ class ProtobufSerializerSteps(ProtobufSteps):
             assert self._schema is not None
             references = yield from self._resolve_dependencies_op(ctx, message.DESCRIPTOR.file)
             schema = Schema(self._schema.schema_str, self._schema.schema_type, references)
-            call = "register_schema_full_response" if self._conf.auto_register else "lookup_schema"
-            registered = yield from registry_call(call, subject, schema, normalize_schemas=self._conf.normalize_schemas)
-            schema_id = SchemaId(PROTOBUF_TYPE, registered.schema_id, registered.guid, self._index_array)
-            with self._known_lock:
-                self._schema = schema
-                self._known_subjects.add(subject)
-                self._schema_id = schema_id
+            schema_id = yield from self._register_op(subject, schema, PROTOBUF_TYPE, self._index_array,
+                                                     keep_schema=True)
         if latest is not None and ctx is not None and subject is not None:
             proto, pool = yield from self._parsed_op(latest.schema)
             desc = pool.FindFileByName(proto.name).message_types_by_name[message.DESCRIPTOR.name]
@@ -630,9 +625,7 @@ class ProtobufSerializerSteps(ProtobufSteps):
             raise SerializationError(f"{_where(ctx)}no schema id to frame {full_name} with: a SerializationContext "
                                      "is needed to find the subject")
         payload = message.SerializeToString()
-        if latest is not None and ctx is not None and subject is not None:
-            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
-                                                     latest.schema, payload, None, None)
+        payload = self._write_encoding_rules(ctx, subject, latest, payload)
         framing = SchemaId(PROTOBUF_TYPE, schema_id.id, None, self._index_array)
         framing.guid = schema_id.guid
         framed: bytes = self._conf.schema_id_framing(payload, ctx, framing)
@@ -694,9 +687,7 @@ class ProtobufDeserializerSteps(ProtobufSteps):
                 if subject is not None:
                     latest = yield from self._reader_schema_op(subject, "serialized")
 
-        if ctx is not None and subject is not None:
-            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer_raw,
-                                                     payload, None, None, data)
+        payload = self._read_encoding_rules(ctx, subject, writer_raw, payload, data)
         migrations: List[Any] = []
         reader_raw = writer_raw
         reader_file: Any = None
@@ -826,10 +817,7 @@ def _transform_field(ctx: RuleContext, fd: FieldDescriptor, schema_fd: FieldDesc
         elif _is_repeated(fd):
             value = list(value)
         result = transform(ctx, _child_descriptor(schema_fd, desc), value, field_transform)
-        if ctx.rule.kind == RuleKind.CONDITION:
-            if result is False:
-                raise RuleConditionError(ctx.rule)
-        else:
+        if _keeps_field_result(ctx, result):
             _set_field(fd, message, result)
     finally:
         ctx.exit_field()

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 from attrs import define, field
 
 from ._oauthbearer import _AsyncBearerFieldProvider, _StaticFieldProvider, normalize_identity_pool
+from ._document import _Document, _Mapping, _put
 
 __all__ = [
     "VALID_AUTH_PROVIDERS",
@@ -224,11 +225,6 @@ class RuleMode(_TextEnum):
     WRITEREAD = "WRITEREAD"
 
 
-def _put(out: Dict[str, Any], key: str, value: Any) -> None:
-    if value is not None:
-        out[key] = value
-
-
 def _parse(kind: Any, value: Any) -> Any:
     """``kind.from_dict(value)`` for a dict, None for None, TypeError for anything else."""
     if value is None:
@@ -239,36 +235,21 @@ def _parse(kind: Any, value: Any) -> Any:
 
 
 @define(hash=False)
-class RuleParams:
+class RuleParams(_Mapping):
     """A rule's free-form string parameters.
 
     :ivar params: the parameters, by name.
     """
 
     params: Dict[str, str] = field(factory=dict, hash=False)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
-        return dict(self.params)
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
-        return cls(params=dict(src_dict))  # type: ignore[call-arg]
+    _field = "params"
 
     def __hash__(self) -> int:
         return hash(frozenset(self.params.items()))
 
 
 @define(frozen=True)
-class Rule:
+class Rule(_Document):
     """One data-contract rule of a schema's rule set.
 
     :ivar name: the rule's name.
@@ -297,10 +278,6 @@ class Rule:
     disabled: Optional[bool]
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "name", self.name)
         _put(out, "doc", self.doc)
@@ -317,11 +294,6 @@ class Rule:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         kind = d.get("kind")
         mode = d.get("mode")
@@ -346,7 +318,7 @@ def _rules_to_dicts(rules: Optional[List[Rule]]) -> Optional[List[Dict[str, Any]
 
 
 @define(hash=False)
-class RuleSet:
+class RuleSet(_Document):
     """A schema's migration, domain and encoding rules.
 
     :ivar migration_rules: the rules run between versions.
@@ -361,10 +333,6 @@ class RuleSet:
     enable_at: Optional[str] = field(default=None)
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "migrationRules", _rules_to_dicts(self.migration_rules))
         _put(out, "domainRules", _rules_to_dicts(self.domain_rules))
@@ -374,11 +342,6 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         def rules(key: str) -> List[Rule]:
             return [Rule.from_dict(r) for r in src_dict.get(key) or []]
 
@@ -395,29 +358,14 @@ class RuleSet:
 
 
 @define(hash=False)
-class MetadataTags:
+class MetadataTags(_Mapping):
     """Tags by field path (paths may hold wildcards).
 
     :ivar tags: the tags, by field path.
     """
 
     tags: Dict[str, List[str]] = field(factory=dict, hash=False)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
-        return dict(self.tags)
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
-        return cls(tags=dict(src_dict))  # type: ignore[call-arg]
+    _field = "tags"
 
     def __hash__(self) -> int:
         return hash(frozenset((k, tuple(v) if isinstance(v, (list, tuple)) else v)
@@ -425,36 +373,21 @@ class MetadataTags:
 
 
 @define(hash=False)
-class MetadataProperties:
+class MetadataProperties(_Mapping):
     """Free-form string properties of a schema.
 
     :ivar properties: the properties, by name.
     """
 
     properties: Dict[str, str] = field(factory=dict, hash=False)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
-        return dict(self.properties)
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
-        return cls(properties=dict(src_dict))  # type: ignore[call-arg]
+    _field = "properties"
 
     def __hash__(self) -> int:
         return hash(frozenset(self.properties.items()))
 
 
 @define(frozen=True)
-class Metadata:
+class Metadata(_Document):
     """A schema's metadata: tags, properties and the names of sensitive fields.
 
     :ivar tags: tags by field path.
@@ -467,10 +400,6 @@ class Metadata:
     sensitive: Optional[List[str]] = field(hash=False)
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "tags", self.tags.to_dict() if self.tags is not None else None)
         _put(out, "properties", self.properties.to_dict() if self.properties is not None else None)
@@ -479,11 +408,6 @@ class Metadata:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         tags = src_dict.get("tags")
         properties = src_dict.get("properties")
         return cls(  # type: ignore[call-arg]
@@ -515,7 +439,7 @@ class SchemaVersion:
 
 
 @define(frozen=True)
-class SchemaReference:
+class SchemaReference(_Document):
     """A reference from a schema to another one: the name it is imported by, and the subject
     and version holding it.
 
@@ -529,10 +453,6 @@ class SchemaReference:
     version: Optional[int]
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "name", self.name)
         _put(out, "subject", self.subject)
@@ -541,11 +461,6 @@ class SchemaReference:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         return cls(name=src_dict.get("name"), subject=src_dict.get("subject"),  # type: ignore[call-arg]
                    version=src_dict.get("version"))
 
@@ -567,7 +482,7 @@ def _as_dict(value: Any) -> Any:
 
 
 @define
-class ServerConfig:
+class ServerConfig(_Document):
     """A registry's (global or per-subject) configuration.
 
     :ivar compatibility: the compatibility level (older registries' key).
@@ -588,10 +503,6 @@ class ServerConfig:
     override_rule_set: Optional[RuleSet] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "compatibility", self.compatibility.value if self.compatibility is not None else None)
         _put(out, "compatibilityLevel",
@@ -605,11 +516,6 @@ class ServerConfig:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         compatibility = d.get("compatibility")
         level = d.get("compatibilityLevel")
@@ -625,7 +531,7 @@ class ServerConfig:
 
 
 @define(frozen=True, cache_hash=True)
-class Schema:
+class Schema(_Document):
     """A schema as written: its text, its type (AVRO, JSON or PROTOBUF), the schemas it
     references, and optionally metadata and a rule set.
 
@@ -643,10 +549,6 @@ class Schema:
     rule_set: Optional[RuleSet] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "schema", self.schema_str)
         _put(out, "schemaType", self.schema_type)
@@ -659,11 +561,6 @@ class Schema:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(  # type: ignore[call-arg]
             schema_str=d.get("schema"),
@@ -675,7 +572,7 @@ class Schema:
 
 
 @define(frozen=True, cache_hash=True)
-class RegisteredSchema:
+class RegisteredSchema(_Document):
     """A schema as registered: the subject and version holding it, its id and guid.
 
     :ivar schema_id: the schema's id.
@@ -692,10 +589,6 @@ class RegisteredSchema:
     schema: Schema
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = self.schema.to_dict() if self.schema is not None else {}
         _put(out, "id", self.schema_id)
         _put(out, "guid", self.guid)
@@ -705,11 +598,6 @@ class RegisteredSchema:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(  # type: ignore[call-arg]
             schema_id=d.get("id"),
@@ -721,7 +609,7 @@ class RegisteredSchema:
 
 
 @define(frozen=True)
-class Association:
+class Association(_Document):
     """An association between a subject and a resource (such as a topic).
 
     :ivar subject: the associated subject.
@@ -744,10 +632,6 @@ class Association:
     frozen: bool = False
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "guid", self.guid)
@@ -761,11 +645,6 @@ class Association:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(  # type: ignore[call-arg]
             subject=d.get("subject"), guid=d.get("guid"), resource_name=d.get("resourceName"),
@@ -776,7 +655,7 @@ class Association:
 
 
 @define
-class AssociationInfo:
+class AssociationInfo(_Document):
     """One association in a registry's answer.
 
     :ivar subject: the associated subject.
@@ -793,10 +672,6 @@ class AssociationInfo:
     schema: Optional[Schema] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "associationType", self.association_type)
@@ -807,11 +682,6 @@ class AssociationInfo:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         schema = d.get("schema")
         return cls(  # type: ignore[call-arg]
@@ -821,7 +691,7 @@ class AssociationInfo:
 
 
 @define
-class AssociationCreateOrUpdateInfo:
+class AssociationCreateOrUpdateInfo(_Document):
     """One association to create or update.
 
     :ivar subject: the subject to associate.
@@ -840,10 +710,6 @@ class AssociationCreateOrUpdateInfo:
     normalize: Optional[bool] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "associationType", self.association_type)
@@ -855,11 +721,6 @@ class AssociationCreateOrUpdateInfo:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         schema = d.get("schema")
         return cls(  # type: ignore[call-arg]
@@ -879,8 +740,17 @@ def _resource_fields(obj: Any, out: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
+def _resource_arguments(d: Dict[str, Any], association: Any) -> Dict[str, Any]:
+    """The constructor arguments read from a resource's associations document; ``association``
+    is the class each listed association is read as."""
+    listed = d.get("associations")
+    return dict(resource_name=d.get("resourceName"), resource_namespace=d.get("resourceNamespace"),
+                resource_id=d.get("resourceId"), resource_type=d.get("resourceType"),
+                associations=[association.from_dict(a) for a in listed] if listed else None)
+
+
 @define
-class AssociationCreateOrUpdateRequest:
+class AssociationCreateOrUpdateRequest(_Document):
     """A request to create or update the associations of one resource.
 
     :ivar resource_name: the resource's name.
@@ -897,30 +767,15 @@ class AssociationCreateOrUpdateRequest:
     associations: Optional[List[AssociationCreateOrUpdateInfo]] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         return _resource_fields(self, {})
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
-        d = src_dict
-        listed = d.get("associations")
-        return cls(  # type: ignore[call-arg]
-            resource_name=d.get("resourceName"), resource_namespace=d.get("resourceNamespace"),
-            resource_id=d.get("resourceId"), resource_type=d.get("resourceType"),
-            associations=[AssociationCreateOrUpdateInfo.from_dict(a) for a in listed] if listed else None,
-        )
+        return cls(**_resource_arguments(src_dict, AssociationCreateOrUpdateInfo))
 
 
 @define
-class AssociationResponse:
+class AssociationResponse(_Document):
     """A registry's answer to an association request.
 
     :ivar resource_name: the resource's name.
@@ -937,23 +792,8 @@ class AssociationResponse:
     associations: Optional[List[AssociationInfo]] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         return _resource_fields(self, {})
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
-        d = src_dict
-        listed = d.get("associations")
-        return cls(  # type: ignore[call-arg]
-            resource_name=d.get("resourceName"), resource_namespace=d.get("resourceNamespace"),
-            resource_id=d.get("resourceId"), resource_type=d.get("resourceType"),
-            associations=[AssociationInfo.from_dict(a) for a in listed] if listed else None,
-        )
+        return cls(**_resource_arguments(src_dict, AssociationInfo))

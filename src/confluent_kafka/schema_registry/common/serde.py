@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, T
 
 from ...serialization import MessageField, SerializationContext, SerializationError
 from ..error import SchemaRegistryError
+from ._effects import drive, drive_async
 from ._rule_framework import (
     DLQ_HEADER_PREFIX,
     DLQ_RULE_EXCEPTION_HEADER,
@@ -441,18 +442,7 @@ def run_sync(op: SerdeOp, client: Any) -> Any:
     :param client: the :class:`SchemaRegistryClient` (or anything with its methods).
     :returns: what the steps return.
     """
-    value: Any = None
-    error: Optional[BaseException] = None
-    while True:
-        try:
-            effect = op.throw(error) if error is not None else op.send(value)
-        except StopIteration as done:
-            return done.value
-        value, error = None, None
-        try:
-            value = _perform_now(effect, client)
-        except Exception as exc:  # noqa: BLE001 - handed to the steps
-            error = exc
+    return drive(op, lambda effect: _perform_now(effect, client))
 
 
 def _perform_now(effect: Any, client: Any) -> Any:
@@ -475,20 +465,11 @@ async def run_async(op: SerdeOp, client: Any) -> Any:
     """
     import inspect
 
-    value: Any = None
-    error: Optional[BaseException] = None
-    while True:
-        try:
-            effect = op.throw(error) if error is not None else op.send(value)
-        except StopIteration as done:
-            return done.value
-        value, error = None, None
-        try:
-            value = _perform_now(effect, client)
-            if inspect.isawaitable(value):
-                value = await value
-        except Exception as exc:  # noqa: BLE001 - handed to the steps
-            error = exc
+    async def perform(effect: Any) -> Any:
+        value = _perform_now(effect, client)
+        return (await value) if inspect.isawaitable(value) else value
+
+    return await drive_async(op, perform)
 
 
 # -- configuration -------------------------------------------------------------------------------
@@ -684,6 +665,17 @@ def track_original_key(op: SerdeOp, ctx: Optional[SerializationContext], origina
             clear_original_key()
 
 
+def _with_context(hook: Callable[[Any, SerializationContext], Any], value: Any,
+                  ctx: Optional[SerializationContext]) -> Any:
+    """``hook(value, ctx)`` for a serde's to_dict/from_dict hook, which needs the context.
+
+    :raises TypeError: when ``ctx`` is None.
+    """
+    if ctx is None:
+        raise TypeError("SerializationContext cannot be None")
+    return hook(value, ctx)
+
+
 class SerdeBase(RuleRunner):
     """State and steps shared by every serializer and deserializer."""
 
@@ -691,7 +683,44 @@ class SerdeBase(RuleRunner):
     _schema: Optional[Schema]
     _known_subjects: set  # type: ignore[type-arg]
     _known_lock: threading.Lock
+    _schema_id: Optional[SchemaId]
     _cluster_id_resolver: Optional[Callable[[], Any]]
+
+    def _write_encoding_rules(self, ctx: Optional[SerializationContext], subject: Optional[str],
+                              latest: Optional[RegisteredSchema], payload: bytes) -> Any:
+        """A serializer's encoded ``payload`` after the ENCODING rules of the latest schema (the
+        payload itself without a latest schema, a context or a subject)."""
+        if latest is not None and ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
+                                                     latest.schema, payload, None, None)
+        return payload
+
+    def _read_encoding_rules(self, ctx: Optional[SerializationContext], subject: Optional[str],
+                             writer: Optional[Schema], payload: Any, data: bytes) -> Any:
+        """A deserializer's unframed ``payload`` after the ENCODING rules of the writer schema (the
+        payload itself without a context or a subject)."""
+        if ctx is not None and subject is not None:
+            payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.READ, None, writer,
+                                                     payload, None, None, data)
+        return payload
+
+    def _register_op(self, subject: str, schema: Schema, schema_type: str,
+                     message_indexes: Optional[List[int]] = None, keep_schema: bool = False) -> SerdeOp:
+        """A serializer's first write to ``subject``: register ``schema`` there (or, without
+        auto.register.schemas, look it up), then remember the subject as known and the schema id
+        it got (with ``keep_schema``, ``schema`` too, as this serializer's schema).
+
+        :returns: the :class:`SchemaId` to frame payloads with.
+        """
+        call = "register_schema_full_response" if self._conf.auto_register else "lookup_schema"
+        registered = yield from registry_call(call, subject, schema, normalize_schemas=self._conf.normalize_schemas)
+        schema_id = SchemaId(schema_type, registered.schema_id, registered.guid, message_indexes)
+        with self._known_lock:
+            if keep_schema:
+                self._schema = schema
+            self._known_subjects.add(subject)
+            self._schema_id = schema_id
+        return schema_id
 
     def _new_associated_strategy(self) -> Any:
         """A new associated subject name strategy of this serde's kind (sync or async)."""

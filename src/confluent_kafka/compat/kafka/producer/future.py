@@ -5,7 +5,6 @@ import logging
 import threading
 import time
 from collections import namedtuple
-import functools
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from confluent_kafka.compat.kafka import errors as Errors
@@ -37,6 +36,17 @@ def _tp(topic: str, partition: int) -> Any:
     return tp
 
 
+def _metadata(msg: Any, args: Tuple[Any, ...]) -> Any:
+    """The RecordMetadata of a delivered message; ``args`` as FutureRecordMetadata keeps them."""
+    timestamp_ms, ksize, vsize, hsize = args
+    topic, partition = msg.topic(), msg.partition()
+    ts = msg.timestamp()[1]
+    return _new(RecordMetadata, (
+        topic, partition, _TPS.get((topic, partition)) or _tp(topic, partition), msg.offset(),
+        ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
+        None, ksize, vsize, hsize))
+
+
 class FutureRecordMetadata(Future):
     """The pending result of one ``send()``: :meth:`get` waits for its :data:`RecordMetadata`.
 
@@ -58,60 +68,11 @@ class FutureRecordMetadata(Future):
         self._wait = wait
         self.args = args  # (timestamp_ms, key size, value size, header size)
 
-    def add_callback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
-        """Call ``f(*args, metadata, **kwargs)`` once delivered (now, if already delivered).
-
-        :returns: self.
-        """
-        if args or kwargs:
-            f = functools.partial(f, *args, **kwargs)
-        lock = self._lock
-        lock.acquire()
-        if not self.is_done:
-            if self._callbacks is None:
-                self._callbacks = [f]
-            else:
-                self._callbacks.append(f)
-            lock.release()
-            return self
-        lock.release()
-        if self.exception is None:
-            self._run([f], self.value, "callback")
-        return self
-
-    def add_errback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
-        """Call ``f(*args, exception, **kwargs)`` if the record fails (now, if it already failed).
-
-        :returns: self.
-        """
-        if args or kwargs:
-            f = functools.partial(f, *args, **kwargs)
-        lock = self._lock
-        lock.acquire()
-        if not self.is_done:
-            if self._errbacks is None:
-                self._errbacks = [f]
-            else:
-                self._errbacks.append(f)
-            lock.release()
-            return self
-        lock.release()
-        if self.exception is not None:
-            self._run([f], self.exception, "errback")
-        return self
-
     @property
     def value(self) -> Any:
         """The RecordMetadata once delivered (None before, or after a failure)."""
         if self._value is None and self._msg is not None:
-            msg = self._msg
-            timestamp_ms, ksize, vsize, hsize = self.args
-            topic, partition = msg.topic(), msg.partition()
-            ts = msg.timestamp()[1]
-            self._value = _new(RecordMetadata, (
-                topic, partition, _tp(topic, partition), msg.offset(),
-                ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
-                None, ksize, vsize, hsize))
+            self._value = _metadata(self._msg, self.args)
             self._msg = None
         return self._value
 
@@ -132,14 +93,7 @@ class FutureRecordMetadata(Future):
         _LOCK.release()
         if callbacks is not None:  # otherwise the RecordMetadata is built if someone asks
             self._callbacks = self._errbacks = None
-            timestamp_ms, ksize, vsize, hsize = self.args
-            topic, partition = msg.topic(), msg.partition()
-            ts = msg.timestamp()[1]
-            tp = _TPS.get((topic, partition)) or _tp(topic, partition)
-            value = self._value = _new(RecordMetadata, (
-                topic, partition, tp, msg.offset(),
-                ts if ts is not None and ts >= 0 else (timestamp_ms if timestamp_ms is not None else -1),
-                None, ksize, vsize, hsize))
+            value = self._value = _metadata(msg, self.args)
             for fn in callbacks:
                 try:
                     fn(value)

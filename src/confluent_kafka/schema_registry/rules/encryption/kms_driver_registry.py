@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import abc
+import os
 import threading
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from ...common.serde import RuleError
 
@@ -65,6 +66,26 @@ def reset_kms_drivers() -> None:
     """Forget every registered driver (for tests)."""
     with _drivers_lock:
         _drivers.clear()
+
+
+class _BuiltInKmsDriver(KmsDriver):
+    """What this package's drivers share: the prefix they serve (``_prefix``) and ``register()``."""
+
+    _prefix = ""
+
+    def get_key_url_prefix(self) -> str:
+        return self._prefix
+
+    @classmethod
+    def register(cls) -> None:
+        """Register the driver."""
+        register_kms_driver(cls())
+
+
+def _setting(conf: Dict[str, Any], key: str, env: str) -> Optional[str]:
+    """A driver setting: ``conf[key]``, else the environment variable ``env`` (None without either)."""
+    value = conf.get(key)
+    return value if value is not None else os.getenv(env)
 
 
 def _require(module: str, extra_hint: str) -> Any:

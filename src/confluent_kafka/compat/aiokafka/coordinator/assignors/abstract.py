@@ -25,3 +25,18 @@ class AbstractPartitionAssignor(abc.ABC):
         :param members: the group members' subscriptions.
         :returns: the assignment.
         """
+
+
+class _BuiltInAssignor(AbstractPartitionAssignor):
+    """A librdkafka built-in assignor: the facade passes its ``name`` on and never calls it."""
+
+    @classmethod
+    def assign(cls, cluster: Any, members: Any) -> Any:
+        """Not available: librdkafka computes the assignment in C.
+
+        :param cluster: the cluster metadata.
+        :param members: the group members' subscriptions.
+        :returns: never.
+        :raises NotImplementedError: always.
+        """
+        raise NotImplementedError(f"librdkafka runs the {cls.name} assignment itself")

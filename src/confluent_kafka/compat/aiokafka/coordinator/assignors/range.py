@@ -1,25 +1,12 @@
 """``aiokafka.coordinator.assignors.range`` of the aiokafka facade."""
 from __future__ import annotations
 
-from typing import Any
-
-from .abstract import AbstractPartitionAssignor
+from .abstract import AbstractPartitionAssignor, _BuiltInAssignor  # noqa: F401 (aiokafka's module has both names)
 
 __all__ = ["RangePartitionAssignor"]
 
 
-class RangePartitionAssignor(AbstractPartitionAssignor):
+class RangePartitionAssignor(_BuiltInAssignor):
     """librdkafka's ``range`` assignor (pass the class in ``partition_assignment_strategy``)."""
 
     name = "range"
-
-    @classmethod
-    def assign(cls, cluster: Any, members: Any) -> Any:
-        """Not available: librdkafka computes the assignment in C.
-
-        :param cluster: the cluster metadata.
-        :param members: the group members' subscriptions.
-        :returns: never.
-        :raises NotImplementedError: always.
-        """
-        raise NotImplementedError("librdkafka runs the range assignment itself")

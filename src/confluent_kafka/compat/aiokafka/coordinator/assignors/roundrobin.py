@@ -1,25 +1,12 @@
 """``aiokafka.coordinator.assignors.roundrobin`` of the aiokafka facade."""
 from __future__ import annotations
 
-from typing import Any
-
-from .abstract import AbstractPartitionAssignor
+from .abstract import AbstractPartitionAssignor, _BuiltInAssignor  # noqa: F401 (aiokafka's module has both names)
 
 __all__ = ["RoundRobinPartitionAssignor"]
 
 
-class RoundRobinPartitionAssignor(AbstractPartitionAssignor):
+class RoundRobinPartitionAssignor(_BuiltInAssignor):
     """librdkafka's ``roundrobin`` assignor (pass the class in ``partition_assignment_strategy``)."""
 
     name = "roundrobin"
-
-    @classmethod
-    def assign(cls, cluster: Any, members: Any) -> Any:
-        """Not available: librdkafka computes the assignment in C.
-
-        :param cluster: the cluster metadata.
-        :param members: the group members' subscriptions.
-        :returns: never.
-        :raises NotImplementedError: always.
-        """
-        raise NotImplementedError("librdkafka runs the roundrobin assignment itself")

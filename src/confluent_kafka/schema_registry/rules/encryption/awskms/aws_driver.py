@@ -11,7 +11,8 @@ from typing import Any, Dict, Optional
 
 import tink  # type: ignore[import-untyped,unused-ignore]
 
-from ..kms_driver_registry import KmsDriver, _require, register_kms_driver
+from ..kms_driver_registry import _BuiltInKmsDriver, _require, _setting
+from ..kms_driver_registry import KmsDriver, register_kms_driver  # noqa: F401 - upstream's module has these names
 
 __all__ = ["AwsKmsDriver"]
 
@@ -24,16 +25,10 @@ _ROLE_SESSION_NAME = "role.session.name"
 _ROLE_EXTERNAL_ID = "role.external.id"
 
 
-def _setting(conf: Dict[str, Any], key: str, env: str) -> Optional[str]:
-    value = conf.get(key)
-    return value if value is not None else os.getenv(env)
-
-
-class AwsKmsDriver(KmsDriver):
+class AwsKmsDriver(_BuiltInKmsDriver):
     """Makes Tink AWS KMS clients."""
 
-    def get_key_url_prefix(self) -> str:
-        return _PREFIX
+    _prefix = _PREFIX
 
     def new_kms_client(self, conf: Dict[str, Any], key_url: Optional[str]) -> Any:
         """A client bound to ``key_url``.
@@ -69,11 +64,6 @@ class AwsKmsDriver(KmsDriver):
             session._session._credentials = DeferredRefreshableCredentials(
                 method="sts-assume-role", refresh_using=create_assume_role_refresher(session.client("sts"), params))
         return new_client(boto3_client=session.client("kms"), key_uri=uri)
-
-    @classmethod
-    def register(cls) -> None:
-        """Register the driver."""
-        register_kms_driver(cls())
 
 
 def _key_uri_to_key_arn(key_uri: str) -> str:

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import tink  # type: ignore[import-untyped,unused-ignore]
 
+from .._bound_kms_client import _BoundKmsClient
 from ..kms_driver_registry import _require
 from .azure_aead import AzureKmsAead
 
@@ -25,7 +26,7 @@ def _driver() -> Any:
     return azure_driver
 
 
-class AzureKmsClient(tink.KmsClient):  # type: ignore[misc]
+class AzureKmsClient(_BoundKmsClient):
     """Bound to one key URI.
 
     :param key_uri: the key URI.
@@ -34,21 +35,13 @@ class AzureKmsClient(tink.KmsClient):  # type: ignore[misc]
     :raises tink.TinkError: for a URI of another KMS.
     """
 
+    _prefix = AZURE_KEYURI_PREFIX
+
     def __init__(self, key_uri: str, credentials: Any, conf: Optional[Dict[str, Any]] = None) -> None:
-        if not key_uri.startswith(AZURE_KEYURI_PREFIX):
-            raise tink.TinkError("Invalid key_uri.")
+        self._key_id(key_uri)
         self._key_uri = key_uri
         self._credentials = credentials
         self._conf = conf if conf is not None else {}
-
-    def does_support(self, key_uri: str) -> bool:
-        """Whether this client handles ``key_uri`` (a Azure Key Vault key URI, and its own one when bound).
-
-        :param key_uri: the key URI.
-        :returns: whether it does."""
-        if not self._key_uri:
-            return key_uri.startswith(AZURE_KEYURI_PREFIX)
-        return key_uri == self._key_uri
 
     def get_aead(self, key_uri: str) -> Any:
         """The AEAD encrypting with the Azure Key Vault key ``key_uri``.
@@ -56,12 +49,8 @@ class AzureKmsClient(tink.KmsClient):  # type: ignore[misc]
         :param key_uri: the key URI.
         :returns: the AEAD.
         :raises tink.TinkError: for a key URI this client does not handle."""
-        if self._key_uri and self._key_uri != key_uri:
-            raise tink.TinkError(f"This client is bound to {self._key_uri} and cannot use key {key_uri}")
-        if not key_uri.startswith(AZURE_KEYURI_PREFIX):
-            raise tink.TinkError("Invalid key_uri.")
+        key_id = self._usable_key_id(key_uri)
         crypto = _require("azure.keyvault.keys.crypto", "azure-keyvault-keys")
-        key_id = key_uri[len(AZURE_KEYURI_PREFIX):]
         save = str(self._conf.get(_driver().ENCRYPT_AZURE_KEY_VERSION_SAVE, False)).lower() == "true"
         if not save:
             try:

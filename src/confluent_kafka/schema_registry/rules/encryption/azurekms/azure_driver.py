@@ -9,7 +9,8 @@ from urllib.parse import urlparse
 
 from tink import TinkError  # type: ignore[import-untyped,unused-ignore]
 
-from ..kms_driver_registry import KmsDriver, _require, register_kms_driver
+from ..kms_driver_registry import _BuiltInKmsDriver, _require
+from ..kms_driver_registry import KmsDriver, register_kms_driver  # noqa: F401 - upstream's module has these names
 
 __all__ = ["AzureKmsDriver", "ENCRYPT_AZURE_KEY_VERSION_SAVE", "is_versionless", "with_version",
            "get_versioned_key_id"]
@@ -91,11 +92,10 @@ def _get_credentials(conf: Dict[str, Any]) -> Any:
     return identity.DefaultAzureCredential()
 
 
-class AzureKmsDriver(KmsDriver):
+class AzureKmsDriver(_BuiltInKmsDriver):
     """Makes Azure Key Vault clients."""
 
-    def get_key_url_prefix(self) -> str:
-        return _PREFIX
+    _prefix = _PREFIX
 
     def new_kms_client(self, conf: Dict[str, Any], key_url: Optional[str]) -> Any:
         """A client bound to ``key_url``.
@@ -103,11 +103,6 @@ class AzureKmsDriver(KmsDriver):
         :raises ImportError: when the Azure packages are not installed.
         """
         return AzureKmsClient(key_url if key_url is not None else _PREFIX, _get_credentials(conf), conf)
-
-    @classmethod
-    def register(cls) -> None:
-        """Register the driver."""
-        register_kms_driver(cls())
 
 
 from .azure_client import AzureKmsClient  # noqa: E402 - it uses this module's helpers

@@ -14,19 +14,16 @@ from typing import Any, Dict, List, Optional, Type, TypeVar
 from attrs import define as _define
 from attrs import field as _field
 
+from ....common._document import _Document, _put
+
 __all__ = ["KekKmsProps", "Kek", "CreateKekRequest", "DekAlgorithm", "Dek", "CreateDekRequest", "KekId", "DekId",
            "DekRegistryClient"]
 
 T = TypeVar("T")
 
 
-def _put(out: Dict[str, Any], key: str, value: Any) -> None:
-    if value is not None:
-        out[key] = value
-
-
 @_define
-class KekKmsProps:
+class KekKmsProps(_Document):
     """A KEK's KMS properties (credentials, alternate key ids...).
 
     :ivar properties: the properties, by name.
@@ -35,19 +32,10 @@ class KekKmsProps:
     properties: Dict[str, str] = _field(init=False, factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         return dict(self.properties)
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         made = cls()
         made.properties = dict(src_dict)  # type: ignore[attr-defined]
         return made
@@ -68,7 +56,7 @@ def _props(value: Any) -> Optional[KekKmsProps]:
 
 
 @_define
-class Kek:
+class Kek(_Document):
     """A key-encryption key: a named KMS key (``kms_type``, ``kms_key_id``).
 
     :ivar name: the KEK's name.
@@ -91,10 +79,6 @@ class Kek:
     deleted: Optional[bool] = _field(default=None)
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out = _kek_fields(self, {})
         _put(out, "ts", self.ts)
         _put(out, "deleted", self.deleted)
@@ -102,11 +86,6 @@ class Kek:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(name=d.get("name"), kms_type=d.get("kmsType"), kms_key_id=d.get("kmsKeyId"),  # type: ignore[call-arg]
                    kms_props=_props(d.get("kmsProps")), doc=d.get("doc"), shared=d.get("shared"), ts=d.get("ts"),
@@ -114,7 +93,7 @@ class Kek:
 
 
 @_define
-class CreateKekRequest:
+class CreateKekRequest(_Document):
     """The body of a KEK registration.
 
     :ivar name: the KEK's name.
@@ -133,19 +112,10 @@ class CreateKekRequest:
     shared: Optional[bool]
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         return _kek_fields(self, {})
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(name=d.get("name"), kms_type=d.get("kmsType"), kms_key_id=d.get("kmsKeyId"),  # type: ignore[call-arg]
                    kms_props=_props(d.get("kmsProps")), doc=d.get("doc"), shared=d.get("shared"))
@@ -167,7 +137,7 @@ def _algorithm(value: Any) -> Optional[DekAlgorithm]:
 
 
 @_define
-class Dek:
+class Dek(_Document):
     """A data-encryption key of a subject, wrapped by its KEK (``encrypted_key_material``,
     base64); ``key_material`` is the raw key once unwrapped (never sent).
 
@@ -195,29 +165,30 @@ class Dek:
     deleted: Optional[bool] = _field(default=None)
     _lock: threading.Lock = _field(factory=threading.Lock, init=False, eq=False, order=False)
 
+    def _decoded(self, name: str) -> Optional[bytes]:
+        """The base64 field ``name`` decoded, kept in the field ``name + "_bytes"`` once decoded."""
+        if getattr(self, name) is None:
+            return None
+        kept = name + "_bytes"
+        with self._lock:
+            if getattr(self, kept) is None:
+                setattr(self, kept, base64.b64decode(getattr(self, name)))
+        decoded: Optional[bytes] = getattr(self, kept)
+        return decoded
+
     def get_encrypted_key_material_bytes(self) -> Optional[bytes]:
         """The wrapped key, decoded.
 
         :returns: the bytes, or None.
         """
-        if self.encrypted_key_material is None:
-            return None
-        with self._lock:
-            if self.encrypted_key_material_bytes is None:
-                self.encrypted_key_material_bytes = base64.b64decode(self.encrypted_key_material)
-        return self.encrypted_key_material_bytes
+        return self._decoded("encrypted_key_material")
 
     def get_key_material_bytes(self) -> Optional[bytes]:
         """The raw key, decoded (None until unwrapped).
 
         :returns: the bytes, or None.
         """
-        if self.key_material is None:
-            return None
-        with self._lock:
-            if self.key_material_bytes is None:
-                self.key_material_bytes = base64.b64decode(self.key_material)
-        return self.key_material_bytes
+        return self._decoded("key_material")
 
     def set_key_material(self, key_material_bytes: Optional[bytes]) -> None:
         """Keep the unwrapped raw key.
@@ -230,10 +201,6 @@ class Dek:
                                  else base64.b64encode(key_material_bytes).decode("utf-8"))
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "kekName", self.kek_name)
         _put(out, "subject", self.subject)
@@ -247,11 +214,6 @@ class Dek:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(kek_name=d.get("kekName"), subject=d.get("subject"), version=d.get("version"),  # type: ignore[call-arg]
                    algorithm=_algorithm(d.get("algorithm")), encrypted_key_material=d.get("encryptedKeyMaterial"),
@@ -259,7 +221,7 @@ class Dek:
 
 
 @_define
-class CreateDekRequest:
+class CreateDekRequest(_Document):
     """The body of a DEK registration.
 
     :ivar subject: the subject.
@@ -274,10 +236,6 @@ class CreateDekRequest:
     encrypted_key_material: Optional[str]
 
     def to_dict(self) -> Dict[str, Any]:
-        """This object as the registry's JSON document (camelCase keys; unset fields left out).
-
-        :returns: the document.
-        """
         out: Dict[str, Any] = {}
         _put(out, "subject", self.subject)
         _put(out, "version", self.version)
@@ -287,11 +245,6 @@ class CreateDekRequest:
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        """The object of a registry's JSON document.
-
-        :param src_dict: the document.
-        :returns: the object.
-        """
         d = src_dict
         return cls(subject=d.get("subject"), version=d.get("version"),  # type: ignore[call-arg]
                    algorithm=_algorithm(d.get("algorithm")), encrypted_key_material=d.get("encryptedKeyMaterial"))

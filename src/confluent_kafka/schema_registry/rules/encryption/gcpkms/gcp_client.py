@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-import tink  # type: ignore[import-untyped,unused-ignore]
-
+from .._bound_kms_client import _BoundKmsClient
 from ..kms_driver_registry import _require
 
 __all__ = ["GCP_KEYURI_PREFIX", "_GcpKmsClient"]
@@ -13,7 +12,7 @@ __all__ = ["GCP_KEYURI_PREFIX", "_GcpKmsClient"]
 GCP_KEYURI_PREFIX = "gcp-kms://"
 
 
-class _GcpKmsClient(tink.KmsClient):  # type: ignore[misc]
+class _GcpKmsClient(_BoundKmsClient):
     """Bound to one key URI (or any ``gcp-kms://`` one when None).
 
     :param key_uri: the key URI.
@@ -21,21 +20,14 @@ class _GcpKmsClient(tink.KmsClient):  # type: ignore[misc]
     :raises tink.TinkError: for a URI of another KMS.
     """
 
+    _prefix = GCP_KEYURI_PREFIX
+
     def __init__(self, key_uri: Optional[str], credentials: Any) -> None:
-        if key_uri and not key_uri.startswith(GCP_KEYURI_PREFIX):
-            raise tink.TinkError("Invalid key_uri.")
+        if key_uri:
+            self._key_id(key_uri)
         self._key_uri = key_uri or None
         kms_v1 = _require("google.cloud.kms_v1", "google-cloud-kms")
         self._client = kms_v1.KeyManagementServiceClient(credentials=credentials)
-
-    def does_support(self, key_uri: str) -> bool:
-        """Whether this client handles ``key_uri`` (a Google Cloud KMS key URI, and its own one when bound).
-
-        :param key_uri: the key URI.
-        :returns: whether it does."""
-        if not self._key_uri:
-            return key_uri.startswith(GCP_KEYURI_PREFIX)
-        return key_uri == self._key_uri
 
     def get_aead(self, key_uri: str) -> Any:
         """The AEAD encrypting with the Google Cloud KMS key ``key_uri``.
@@ -43,10 +35,7 @@ class _GcpKmsClient(tink.KmsClient):  # type: ignore[misc]
         :param key_uri: the key URI.
         :returns: the AEAD.
         :raises tink.TinkError: for a key URI this client does not handle."""
-        if self._key_uri and self._key_uri != key_uri:
-            raise tink.TinkError(f"This client is bound to {self._key_uri} and cannot use key {key_uri}")
-        if not key_uri.startswith(GCP_KEYURI_PREFIX):
-            raise tink.TinkError("Invalid key_uri.")
+        key_id = self._usable_key_id(key_uri)
         from tink.integration.gcpkms._gcp_kms_client import _GcpKmsAead  # type: ignore[import-untyped,unused-ignore]
 
-        return _GcpKmsAead(self._client, key_uri[len(GCP_KEYURI_PREFIX):])
+        return _GcpKmsAead(self._client, key_id)

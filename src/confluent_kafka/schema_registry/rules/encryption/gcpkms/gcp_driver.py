@@ -9,7 +9,8 @@ from typing import Any, Dict, Optional
 
 import tink  # type: ignore[import-untyped,unused-ignore]
 
-from ..kms_driver_registry import KmsDriver, _require, register_kms_driver
+from ..kms_driver_registry import _BuiltInKmsDriver, _require
+from ..kms_driver_registry import KmsDriver, register_kms_driver  # noqa: F401 - upstream's module has these names
 from .gcp_client import _GcpKmsClient
 
 __all__ = ["GcpKmsDriver"]
@@ -23,11 +24,10 @@ _PRIVATE_KEY = "private.key"
 _TOKEN_URI = "token.uri"
 
 
-class GcpKmsDriver(KmsDriver):
+class GcpKmsDriver(_BuiltInKmsDriver):
     """Makes Google Cloud KMS clients."""
 
-    def get_key_url_prefix(self) -> str:
-        return _PREFIX
+    _prefix = _PREFIX
 
     def new_kms_client(self, conf: Dict[str, Any], key_url: Optional[str]) -> Any:
         """A client bound to ``key_url``.
@@ -46,8 +46,3 @@ class GcpKmsDriver(KmsDriver):
                 "type": account_type, "client_id": fields[0], "client_email": fields[1], "private_key_id": fields[2],
                 "private_key": fields[3], "token_uri": conf.get(_TOKEN_URI) or "https://oauth2.googleapis.com/token"})
         return _GcpKmsClient(key_url if key_url is not None else _PREFIX, creds)
-
-    @classmethod
-    def register(cls) -> None:
-        """Register the driver."""
-        register_kms_driver(cls())

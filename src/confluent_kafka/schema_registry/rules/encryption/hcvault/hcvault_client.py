@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional, Tuple, Union
 from urllib.parse import urlparse
 
-import tink  # type: ignore[import-untyped,unused-ignore]
-
+from .._bound_kms_client import _BoundKmsClient
 from ..kms_driver_registry import _require
 
 __all__ = ["VAULT_KEYURI_PREFIX", "HcVaultKmsClient"]
@@ -15,7 +14,7 @@ __all__ = ["VAULT_KEYURI_PREFIX", "HcVaultKmsClient"]
 VAULT_KEYURI_PREFIX = "hcvault://"
 
 
-class HcVaultKmsClient(tink.KmsClient):  # type: ignore[misc]
+class HcVaultKmsClient(_BoundKmsClient):
     """Bound to one key URI; logs in with a token, or with AppRole when a role and secret id are
     given.
 
@@ -29,27 +28,19 @@ class HcVaultKmsClient(tink.KmsClient):  # type: ignore[misc]
     :raises tink.TinkError: for a URI of another KMS.
     """
 
+    _prefix = VAULT_KEYURI_PREFIX
+
     def __init__(self, key_uri: str, token: Optional[str], ns: Optional[str] = None, role_id: Optional[str] = None,
                  secret_id: Optional[str] = None, verify: Union[bool, str] = True,
                  cert: Optional[Union[str, Tuple[str, str]]] = None) -> None:
-        if not key_uri.startswith(VAULT_KEYURI_PREFIX):
-            raise tink.TinkError("Invalid key_uri.")
+        key_id = self._key_id(key_uri)
         self._key_uri = key_uri
         hvac = _require("hvac", "hvac")
-        parsed = urlparse(key_uri[len(VAULT_KEYURI_PREFIX):])
+        parsed = urlparse(key_id)
         self._client = hvac.Client(url=f"{parsed.scheme}://{parsed.netloc}", token=token, namespace=ns,
                                    verify=verify, cert=cert)
         if role_id and secret_id:
             self._client.auth.approle.login(role_id=role_id, secret_id=secret_id)
-
-    def does_support(self, key_uri: str) -> bool:
-        """Whether this client handles ``key_uri`` (a HashiCorp Vault key URI, and its own one when bound).
-
-        :param key_uri: the key URI.
-        :returns: whether it does."""
-        if not self._key_uri:
-            return key_uri.startswith(VAULT_KEYURI_PREFIX)
-        return key_uri == self._key_uri
 
     def get_aead(self, key_uri: str) -> Any:
         """The AEAD encrypting with the HashiCorp Vault key ``key_uri``.
@@ -57,10 +48,7 @@ class HcVaultKmsClient(tink.KmsClient):  # type: ignore[misc]
         :param key_uri: the key URI.
         :returns: the AEAD.
         :raises tink.TinkError: for a key URI this client does not handle."""
-        if self._key_uri and self._key_uri != key_uri:
-            raise tink.TinkError(f"This client is bound to {self._key_uri} and cannot use key {key_uri}")
-        if not key_uri.startswith(VAULT_KEYURI_PREFIX):
-            raise tink.TinkError("Invalid key_uri.")
+        key_id = self._usable_key_id(key_uri)
         from tink.integration.hcvault import new_aead  # type: ignore[import-untyped,unused-ignore]
 
-        return new_aead(urlparse(key_uri[len(VAULT_KEYURI_PREFIX):]).path, self._client)
+        return new_aead(urlparse(key_id).path, self._client)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Optional, Tuple, Union
 
-from ..kms_driver_registry import KmsDriver, register_kms_driver
+from ..kms_driver_registry import _BuiltInKmsDriver, _setting
+from ..kms_driver_registry import KmsDriver, register_kms_driver  # noqa: F401 - upstream's module has these names
 from .hcvault_client import HcVaultKmsClient
 
 __all__ = ["HcVaultKmsDriver"]
@@ -23,16 +24,10 @@ _SSL_CERTIFICATE_LOCATION = "ssl.certificate.location"
 _SSL_KEY_LOCATION = "ssl.key.location"
 
 
-def _setting(conf: Dict[str, Any], key: str, env: str) -> Optional[str]:
-    value = conf.get(key)
-    return value if value is not None else os.getenv(env)
-
-
-class HcVaultKmsDriver(KmsDriver):
+class HcVaultKmsDriver(_BuiltInKmsDriver):
     """Makes Vault transit clients."""
 
-    def get_key_url_prefix(self) -> str:
-        return _PREFIX
+    _prefix = _PREFIX
 
     def new_kms_client(self, conf: Dict[str, Any], key_url: Optional[str]) -> Any:
         """A client bound to ``key_url``.
@@ -61,8 +56,3 @@ class HcVaultKmsDriver(KmsDriver):
         if cert is not None and key is not None:
             return cert, key
         return cert
-
-    @classmethod
-    def register(cls) -> None:
-        """Register the driver."""
-        register_kms_driver(cls())

@@ -8,7 +8,8 @@ from typing import Any, Dict, Optional
 
 import tink  # type: ignore[import-untyped,unused-ignore]
 
-from ..kms_driver_registry import KmsDriver, register_kms_driver
+from ..kms_driver_registry import _BuiltInKmsDriver
+from ..kms_driver_registry import KmsDriver, register_kms_driver  # noqa: F401 - upstream's module has these names
 from .local_client import LocalKmsClient
 
 __all__ = ["LocalKmsDriver"]
@@ -17,11 +18,10 @@ _PREFIX = "local-kms://"
 _SECRET = "secret"
 
 
-class LocalKmsDriver(KmsDriver):
+class LocalKmsDriver(_BuiltInKmsDriver):
     """Makes :class:`LocalKmsClient` s."""
 
-    def get_key_url_prefix(self) -> str:
-        return _PREFIX
+    _prefix = _PREFIX
 
     def new_kms_client(self, conf: Dict[str, Any], key_url: Optional[str]) -> Any:
         """A client for the configured secret.
@@ -34,8 +34,3 @@ class LocalKmsDriver(KmsDriver):
         if secret is None:
             raise tink.TinkError("cannot load secret")
         return LocalKmsClient(secret)
-
-    @classmethod
-    def register(cls) -> None:
-        """Register the driver."""
-        register_kms_driver(cls())
