@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from confluent_kafka import Consumer, KafkaError, Message, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 
 GROUP_TIMEOUTS = {"session.timeout.ms": 6000, "heartbeat.interval.ms": 1000}
 
@@ -174,7 +174,14 @@ class Member:
             f"{sorted(assigned)}")
         self.received.append(m)
         if self.commit_each:
-            committed = self.c.commit(message=m, asynchronous=False)
+            try:
+                committed = self.c.commit(message=m, asynchronous=False)
+            except KafkaException as e:
+                # Say where the group stood: a commit refused for its generation means a
+                # rebalance the test did not ask for started after the last one settled.
+                raise AssertionError(
+                    f"{self.name}: commit of {m.topic()}[{m.partition()}]@{m.offset()} failed: {e}; "
+                    f"owns {sorted(self.owned())}, events {self.events}") from e
             assert [(tp.partition, tp.offset) for tp in committed] == [(m.partition(), m.offset() + 1)]
 
     def close(self) -> None:
