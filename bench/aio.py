@@ -5,7 +5,8 @@ Each run is a process of its own (bench/aio_worker.py) with N values of SIZE byt
   aio produce, awaited in batches   produce() futures gathered BATCH (1000) at a time
   aio produce, produce_batch()      ours only: the batch form, one await and one future per BATCH
   aio produce, fire-and-forget      futures dropped (ours: enqueue(), which makes none), one flush
-  (note) asyncio floor              the 'awaited' shape with no Kafka behind it: its ceiling
+  (note) asyncio floor              the 'awaited' shape with no Kafka behind it: its ceiling; and
+                                    the done-callback shape of the produce rows, the same way
   aio consume, batches of 1000      partition 0 of a filled topic from its beginning, consume()
                                     (aiokafka: getmany()), timed from the first arrival
 
@@ -75,10 +76,20 @@ def run(session: common.Session) -> None:
     floors = [r for r in floors if r is not None]
     awaited = label(PRODUCE[0][0])
     if floors:
-        ceiling = common.median_run(floors)["msgs_per_s"]
+        ceiling = common.median_run(floors)
         session.note(f"{awaited}: asyncio alone (a coroutine, a future, gather and set_result per "
-                     f"message, no Kafka) runs that shape at {ceiling:,.0f} msgs/s here: the ceiling "
-                     f"of every client in that row")
+                     f"message, no Kafka) runs that shape at {ceiling['msgs_per_s']:,.0f} msgs/s "
+                     f"({ceiling['cpu_seconds']:.2f} CPU s) here: the ceiling of every client in that row")
+    # The same for the done-callback shape of the produce rows (bench/peer_worker.py --callback).
+    floors = [worker("ours", ["--client", "ours", "--topic", "-", "-n", n, "--mode", "floor-callback"])
+              for _ in range(max(3, session.args.repeat))]
+    floors = [r for r in floors if r is not None]
+    if floors:
+        ceiling = common.median_run(floors)
+        session.note(f"produce, delivery callback: asyncio alone (a coroutine and a future per message, a "
+                     f"done-callback on each, resolved 1,024 at a time, no Kafka) takes "
+                     f"{ceiling['cpu_seconds']:.2f} CPU s for {n:,} messages here "
+                     f"({ceiling['msgs_per_s']:,.0f} msgs/s)")
     for workload in [label(w) for w, _, _ in PRODUCE] + [consume]:
         med = {c: common.median_run(rs) for c, rs in session.runs.get(workload, {}).items()}
         if "ours" in med and "aiokafka" in med:

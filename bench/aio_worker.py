@@ -13,6 +13,9 @@ Runs with whichever interpreter has the client under test: this project's conflu
   --mode floor     no Kafka: the asyncio work that 'batches' asks of any client (a coroutine
                    awaited, a future made, gathered and resolved per message), the ceiling of
                    that workload on this interpreter and machine
+  --mode floor-callback
+                   no Kafka: the same for peer_worker.py's produce --callback (a future and a
+                   done-callback per message, resolved 1,024 at a time, every callback run)
 
     python bench/aio_worker.py --client ours --bootstrap 127.0.0.1:PORT --topic T -n 100000 --mode batches
 """
@@ -210,6 +213,43 @@ async def floor(api, args) -> dict:
             "cpu_seconds": time.process_time() - cpu0, "startup_seconds": 0.0}
 
 
+async def floor_callback(api, args) -> dict:
+    """The shape of bench/peer_worker.py's produce --callback (a done-callback on every future)
+    with nothing behind the futures: a coroutine returning a new future per message, a
+    done-callback added, the futures resolved 1,024 at a time by one loop callback (as a
+    client's delivery reports would be) while the sending loop lets it run, every callback run."""
+    loop = asyncio.get_running_loop()
+    done = [0]
+
+    def on_done(fut: "asyncio.Future[None]") -> None:
+        if fut.exception() is None:
+            done[0] += 1
+
+    async def send() -> "asyncio.Future[None]":
+        return loop.create_future()
+
+    def resolve(futs: list) -> None:
+        for f in futs:
+            f.set_result(None)
+
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    pending: list = []
+    for _ in range(args.n):
+        fut = await send()
+        fut.add_done_callback(on_done)
+        pending.append(fut)
+        if len(pending) == 1024:
+            loop.call_soon(resolve, pending)
+            pending = []
+            await asyncio.sleep(0)
+    loop.call_soon(resolve, pending)
+    while done[0] < args.n:
+        await asyncio.sleep(0)
+    return {"messages": args.n, "seconds": time.perf_counter() - t0,
+            "cpu_seconds": time.process_time() - cpu0, "startup_seconds": 0.0}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--client", choices=("ours", "upstream", "aiokafka"), required=True)
@@ -217,7 +257,7 @@ def main() -> int:
     ap.add_argument("--topic", required=True)
     ap.add_argument("-n", type=int, required=True)
     ap.add_argument("--size", type=int, default=100)
-    ap.add_argument("--mode", choices=("batches", "forget", "consume", "floor"), required=True)
+    ap.add_argument("--mode", choices=("batches", "forget", "consume", "floor", "floor-callback"), required=True)
     ap.add_argument("--timeout", type=float, default=300.0, help="bound on the timed part, seconds")
     ap.add_argument("--batch-form", action="store_true", help="ours: produce_batch() instead of futures")
     args = ap.parse_args()
@@ -225,7 +265,7 @@ def main() -> int:
     api = AioKafka(args.client) if args.client == "aiokafka" else Confluent(args.client)
     if args.batch_form:
         api.futures = False
-    work = {"consume": consume, "floor": floor}.get(args.mode, produce)
+    work = {"consume": consume, "floor": floor, "floor-callback": floor_callback}.get(args.mode, produce)
     result = asyncio.run(asyncio.wait_for(work(api, args), args.timeout + 60))
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     result.update({"module": api.module, "version": api.version, "librdkafka": api.librdkafka,

@@ -51,6 +51,8 @@ def parse_args(description: str, argv: Optional[List[str]] = None) -> argparse.N
     ap.add_argument("--sizes", default="100,10240", help="value sizes in bytes, comma-separated")
     ap.add_argument("--plot", help="also draw the msgs/s of every row into this PNG file (needs matplotlib)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per workload and client; the median is shown")
+    ap.add_argument("--clients", help="run only these clients' rows, comma-separated (e.g. "
+                    "'aiokafka,aiokafka on ours'); default: all of " + ", ".join(CLIENTS))
     ap.add_argument("--ours-python", default=sys.executable)
     ap.add_argument("--upstream-python", default=str(ROOT / ".bench-venv" / "bin" / "python"))
     ap.add_argument("--native", default=str(NATIVE_DEFAULT),
@@ -65,6 +67,11 @@ def parse_args(description: str, argv: Optional[List[str]] = None) -> argparse.N
         args.sizes = [int(x) for x in args.sizes.split(",")]
     except ValueError:
         ap.error("--sizes takes integers separated by commas")
+    if args.clients is not None:
+        args.clients = tuple(c.strip() for c in args.clients.split(",") if c.strip())
+        unknown = [c for c in args.clients if c not in CLIENTS]
+        if unknown or not args.clients:
+            ap.error(f"--clients takes names of {', '.join(CLIENTS)}; got {', '.join(unknown) or 'none'}")
     if args.n < 1 or args.repeat < 1 or any(x < 0 for x in args.sizes):
         ap.error("-n and --repeat must be at least 1, sizes at least 0")
     for path, what in ((args.upstream_python, "upstream interpreter (make bench creates .bench-venv)"),
@@ -153,11 +160,13 @@ class Session:
         """The row label of a workload at the current size (of ``n`` messages, default ``self.n``)."""
         return f"{name} [{self.n if n is None else n:,} x {self.size:,} B]"
 
-    @staticmethod
-    def client_order(i: int, clients: tuple = CLIENTS) -> tuple:
-        """clients rotated by i, so no client always runs first (on a fresher broker)."""
+    def client_order(self, i: int, clients: tuple = CLIENTS) -> tuple:
+        """clients rotated by i, so no client always runs first (on a fresher broker); only those
+        of --clients, when given."""
         i %= len(clients)
-        return clients[i:] + clients[:i]
+        rotated = clients[i:] + clients[:i]
+        chosen = self.args.clients
+        return rotated if chosen is None else tuple(c for c in rotated if c in chosen)
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -193,9 +202,12 @@ class Session:
         cmd = [python, str(BENCH / script), "--bootstrap", self.bootstrap,
                "--timeout", str(self.args.timeout)] + [str(a) for a in argv]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        if client == "ours" or client in FACADES:
+            # This checkout's package, even when the interpreter has another one installed
+            # (e.g. a git worktree run with the main checkout's virtualenv).
+            env["PYTHONPATH"] = str(ROOT / "src")
         if client in FACADES:
             cmd[1:1] = ["-m", "confluent_kafka.compat", "run"]
-            env["PYTHONPATH"] = str(ROOT / "src")
         result = run_json(cmd, self.args.timeout + extra_time + SLACK, env)
         check_origin(result, client)
         return add_rates(result) if "seconds" in result else result

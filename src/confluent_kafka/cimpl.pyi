@@ -2,6 +2,7 @@
 
 import builtins
 from typing import (
+    AbstractSet,
     Any,
     Callable,
     ClassVar,
@@ -60,9 +61,17 @@ def consistent(key: Union[str, Buffer], partition_count: int) -> int:
 def fnv1a(key: Union[str, Buffer], partition_count: int) -> int:
     """Partition for ``key`` with librdkafka's FNV-1a partitioner."""
 
+@overload
 def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tuple[str, ...]] = None,
-             /) -> List[Any]:
+             by: None = None, /) -> List[Any]:
     """One ``cls`` per Message, its fields picked by ``layout`` codes (the facades' record builder)."""
+@overload
+def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tuple[str, ...]],
+             by: type, /) -> Optional[Dict[Any, List[Any]]]:
+    """The records grouped by ``by(topic, partition)``; None when a message carries an error."""
+
+def _record(message: Message, cls: type, layout: str, names: Optional[Tuple[str, ...]] = None, /) -> Any:
+    """``_records([message], cls, layout, names)[0]``."""
 
 class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
@@ -509,7 +518,9 @@ class Producer:
     def _produce_with(self, opaque: Any, callback: Callable[..., Any], topic: str, value: Any = None,
                       key: Any = None, partition: Optional[int] = None, timestamp: Optional[int] = None,
                       headers: Any = None, /) -> None: ...
-    def _produce_future(self, future: Any, spec: Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+    def _produce_future(self, future: Any,
+                        spec: Union[Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+                                    Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
                         topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                         timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
 
@@ -586,6 +597,13 @@ class Consumer:
     def _close_serve(self) -> bool: ...
     def _defer_rebalance(self) -> None: ...
     def _rebalance_finish(self, assign: bool, partitions: List[TopicPartition], /) -> None: ...
+    # the aiokafka facade's getmany()
+    def _consume_records(self, num_messages: int, cls: type, layout: str, names: Optional[Tuple[str, ...]],
+                         by: Optional[type], wanted: Optional[AbstractSet[Tuple[str, int]]] = None,
+                         /) -> Union[Dict[Any, List[Any]], List[Any], List[Message]]:
+        """``consume(num_messages, 0)`` as ``_records(messages, cls, layout, names, by)``, without the
+        Messages; the Messages themselves when one carries an error, is of a partition not in
+        ``wanted`` (or some were kept from a call that raised)."""
 
 class ArrowBatch:
     """Consumed messages as Arrow columns (``Consumer.consume_arrow()``)."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections import namedtuple
 from typing import Any, List
 
@@ -11,6 +12,10 @@ from confluent_kafka import TIMESTAMP_LOG_APPEND_TIME, KafkaError, Producer
 
 RM = namedtuple("RM", "topic partition tp offset timestamp timestamp_type log_start_offset")
 TP = namedtuple("TP", "topic partition")
+
+
+class NamedTupleWithDict(RM):  # no __slots__: instances get a __dict__
+    pass
 
 
 def _fallback(calls: List[Any]) -> Any:
@@ -79,7 +84,7 @@ def test_an_exception_not_ignored_surfaces() -> None:
 
 @pytest.mark.parametrize("spec", [
     None, (RM, TP, print), (RM, TP, print, [ValueError]), (int, TP, print, ()), (RM, TP, 1, ()),
-    (RM, TP, print, (1,)), (RM, "TP", print, ()),
+    (RM, TP, print, (1,)), (RM, "TP", print, ()), (RM, TP, print, (), []), (RM, TP, print, (), {}, 1),
 ])
 def test_bad_spec_raises_type_error(spec: Any) -> None:
     p = _producer()
@@ -92,3 +97,41 @@ def test_argument_count() -> None:
     p = _producer()
     with pytest.raises(TypeError):
         p._produce_future(object(), (RM, TP, print, ()))
+
+
+def test_a_cache_shares_the_topic_partitions() -> None:
+    async def main() -> None:
+        p = _producer()
+        cache: dict = {}
+        spec = (RM, TP, _fallback([]), (asyncio.InvalidStateError,), cache)
+        loop = asyncio.get_running_loop()
+        futs = [loop.create_future() for _ in range(4)]
+        for i, fut in enumerate(futs):
+            p._produce_future(fut, spec, "t" if i < 3 else "u", b"v", None, 0)
+        assert p.flush(10) == 0
+        rms = [f.result() for f in futs]
+        assert rms[0].tp is rms[1].tp is rms[2].tp == TP("t", 0)  # one object for the partition
+        assert rms[3].tp == TP("u", 0) and rms[3].tp is not rms[0].tp
+        assert cache == {"t": {0: TP("t", 0)}, "u": {0: TP("u", 0)}}
+        assert cache["t"][0] is rms[0].tp
+        assert [r.offset for r in rms[:3]] == [rms[0].offset, rms[0].offset + 1, rms[0].offset + 2]
+    asyncio.run(main())
+
+
+def test_reports_stay_out_of_the_garbage_collector() -> None:
+    """RecordMetadata and TopicPartition hold only str, int and None: no cycle can go through them."""
+    async def main() -> None:
+        p = _producer()
+        fut = asyncio.get_running_loop().create_future()
+        p._produce_future(fut, (RM, TP, _fallback([]), ()), "t", b"v", None, 0)
+        assert p.flush(10) == 0
+        rm = fut.result()
+        assert not gc.is_tracked(rm) and not gc.is_tracked(rm.tp)
+
+        class Open(NamedTupleWithDict):  # a named tuple with an instance dict may hold anything
+            pass
+        fut = asyncio.get_running_loop().create_future()
+        p._produce_future(fut, (Open, TP, _fallback([]), ()), "t", b"v", None, 0)
+        assert p.flush(10) == 0
+        assert gc.is_tracked(fut.result())
+    asyncio.run(main())

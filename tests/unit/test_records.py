@@ -1,15 +1,15 @@
-"""cimpl._records(): Messages into the facades' record types in one call."""
+"""cimpl._records() / _record(): Messages into the facades' record types in one call."""
 from __future__ import annotations
 
 import dataclasses
 import sys
 from collections import namedtuple
-from typing import Any
+from typing import Any, List
 
 import pytest
 
-from confluent_kafka import TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME
-from confluent_kafka.cimpl import Message, _records
+from confluent_kafka import TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME, KafkaError
+from confluent_kafka.cimpl import Message, _record, _records
 
 Rec = namedtuple("Rec", "topic partition offset epoch ts tk tl key value klen vlen hl ht hs none")
 LAYOUT = "tpolsyYkvKVhHSn"
@@ -81,3 +81,75 @@ def test_references_balance() -> None:
         with pytest.raises(ValueError):
             _records([m, m], Rec, "tpX")
     assert (sys.getrefcount(m), sys.getrefcount(m.value())) == before
+
+
+TP = namedtuple("TP", "topic partition")
+
+
+def test_grouped_by_partition_in_message_order() -> None:
+    msgs = [_msg(offset=1), _msg(topic="u", offset=2), _msg(offset=3, partition=4), _msg(offset=4),
+            _msg(topic="u", offset=5)]
+    out = _records(msgs, Rec, LAYOUT, None, TP)
+    assert list(out) == [TP("t", 3), TP("u", 3), TP("t", 4)]  # first appearance order
+    assert all(type(k) is TP for k in out)
+    assert [r.offset for r in out[TP("t", 3)]] == [1, 4]
+    assert [r.offset for r in out[TP("u", 3)]] == [2, 5]
+    assert [r.offset for r in out[TP("t", 4)]] == [3]
+    # the same records as the list form, only grouped
+    flat = _records(msgs, Rec, LAYOUT)
+    assert sorted(r for rs in out.values() for r in rs) == sorted(flat)
+
+
+def test_grouped_data_classes_and_equal_topics_that_are_distinct_objects() -> None:
+    t1, t2 = "".join(["to", "pic"]), "".join(["top", "ic"])
+    assert t1 == t2 and t1 is not t2
+    out = _records([_msg(topic=t1, offset=1), _msg(topic=t2, offset=2)], Plain, "toH",
+                   ("topic", "offset", "headers"), TP)
+    assert out == {TP("topic", 3): [Plain("topic", 1, ()), Plain("topic", 2, ())]}
+
+
+def test_grouped_is_none_when_a_message_carries_an_error() -> None:
+    err = Message(topic="t", partition=0, error=KafkaError(KafkaError._PARTITION_EOF))
+    assert _records([_msg(), err], Rec, LAYOUT, None, TP) is None
+    assert _records([], Rec, LAYOUT, None, TP) == {}
+    # without grouping, an error message is a record like any other (kafka-python's facade)
+    assert len(_records([_msg(), err], Rec, LAYOUT)) == 2
+
+
+@pytest.mark.parametrize("by", [1, "TP", Plain, int, str])
+def test_grouped_by_must_be_a_named_tuple_class(by: Any) -> None:
+    with pytest.raises(TypeError):
+        _records([_msg()], Rec, LAYOUT, None, by)
+
+
+def test_single_record() -> None:
+    m = _msg(headers=[("a", b"b")])
+    assert _record(m, Rec, LAYOUT) == _records([m], Rec, LAYOUT)[0]
+    assert _record(m, Plain, "toH", ("topic", "offset", "headers")) == Plain("t", 7, (("a", b"b"),))
+    for args in [(1, Rec, LAYOUT), (m, 1, "t"), (m, Rec, 1), (m, Plain, "t"), (m,), (m, Rec, "X")]:
+        with pytest.raises((TypeError, ValueError)):
+            _record(*args)
+
+
+def test_a_class_with_its_own_setattr_goes_through_it() -> None:
+    seen: List[str] = []
+
+    class Watched:
+        def __setattr__(self, name: str, value: Any) -> None:
+            seen.append(name)
+            object.__setattr__(self, name, value)
+
+    (r,) = _records([_msg()], Watched, "to", ("topic", "offset"))
+    assert (r.topic, r.offset, seen) == ("t", 7, ["topic", "offset"])
+
+
+def test_grouped_references_balance() -> None:
+    m = _msg(headers=[("a", b"b")])
+    before = sys.getrefcount(m), sys.getrefcount(m.value()), sys.getrefcount(m.topic())
+    for _ in range(1000):
+        _records([m, m, _msg(topic="u")], Rec, LAYOUT, None, TP)
+        _records([m], Plain, "toH", ("topic", "offset", "headers"), TP)
+        _record(m, Rec, LAYOUT)
+        with pytest.raises(ValueError):
+            _records([m, m], Rec, "tpX", None, TP)
+    assert (sys.getrefcount(m), sys.getrefcount(m.value()), sys.getrefcount(m.topic())) == before

@@ -6,7 +6,7 @@ import asyncio
 import inspect
 import itertools
 from concurrent.futures import Executor
-from typing import Any, Awaitable, Callable, Dict, List, Literal, Optional, Union, overload
+from typing import Any, Awaitable, Callable, Dict, List, Literal, Optional, Tuple, Union, overload
 
 from ..cimpl import Consumer, KafkaError, KafkaException, Message, TopicPartition
 from . import _slices
@@ -195,27 +195,32 @@ class AIOConsumer:
         :returns: list of Message, or a dict of TopicPartition to list of Message with by_partition.
         :raises RuntimeError: when the consumer is closed.
         """
-        _slices.check_timeout(timeout)
-        loop = self._enter()
-        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
-        c = self._c
-        while True:
-            await self._settle_rebalance()
-            msgs = c.consume(num_messages, 0)
-            if msgs:
-                break
-            if self._rebalance is not None and not self._rebalance.done():
-                continue
-            left = _TICK if deadline is None else min(_TICK, deadline - loop.time())
-            if left <= 0:
-                break
-            await self._wake.wait(left)
+        msgs: List[Message] = await self._fetch(self._c.consume, (num_messages, 0), timeout)
         if not by_partition:
             return msgs
         grouped: Dict[TopicPartition, List[Message]] = {}
         for m in msgs:
             grouped.setdefault(TopicPartition(m.topic() or "", m.partition() or 0), []).append(m)
         return grouped
+
+    async def _fetch(self, take: Callable[..., Any], args: Tuple[Any, ...], timeout: Optional[float]) -> Any:
+        """``take(*args)``, a call that takes what librdkafka has ready without waiting, until it
+        returns something (true), waiting up to ``timeout`` seconds (None: forever) for the
+        next wake-up in between; its last result (consume() and the aiokafka facade's getmany())."""
+        _slices.check_timeout(timeout)
+        loop = self._enter()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        while True:
+            await self._settle_rebalance()
+            got = take(*args)
+            if got:
+                return got
+            if self._rebalance is not None and not self._rebalance.done():
+                continue
+            left = _TICK if deadline is None else min(_TICK, deadline - loop.time())
+            if left <= 0:
+                return got
+            await self._wake.wait(left)
 
     def __aiter__(self) -> "AIOConsumer":
         return self

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from asyncio import get_running_loop as _running_loop
+from threading import get_ident as _thread_ident
 from concurrent.futures import Executor
 from functools import partial
 from typing import Any, Callable, Dict, Iterable, List, Optional
@@ -159,9 +160,16 @@ class AIOProducer:
         return self._loop
 
     def _enter_fast(self) -> asyncio.AbstractEventLoop:
-        """_enter() for the per-message calls: one comparison when nothing changed."""
-        loop = _running_loop()
-        if loop is self._loop and self._exc is None and not self._closed:
+        """_enter() for the per-message calls: a few comparisons when nothing changed.
+
+        While an asyncio BaseEventLoop runs on the calling thread it is the running loop, so the
+        loop bound last is recognized without asyncio.get_running_loop(), which asks the kernel
+        for the process id on every call up to CPython 3.11."""
+        loop = self._loop
+        if (self._exc is None and not self._closed and isinstance(loop, asyncio.BaseEventLoop)
+                and loop._thread_id == _thread_ident()):  # type: ignore[attr-defined]
+            return loop
+        if _running_loop() is loop and loop is not None and self._exc is None and not self._closed:
             return loop
         return self._enter()
 

@@ -134,28 +134,36 @@ void cfl_consumer_commit_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_to
 
 static int check(Handle *self) { return cfl_handle_check(self); }
 
-/* A Message for a fetched record, reusing the previous topic str while the name is the same
- * (threads consuming from one client share that str: taken and replaced in a critical section). */
+/* The str of a record's topic (which has one), as a new reference: the handle's cache of the last
+ * one is reused while the name is the same. Threads consuming from one client share that str, so
+ * it is taken and replaced in a critical section, never borrowed (another thread may replace it). */
+static PyObject *record_topic(void *handle, const rd_kafka_message_t *rkm) {
+    Handle *self = (Handle *)handle;
+    const char *name = rd_kafka_topic_name(rkm->rkt);
+    PyObject *topic;
+    Py_BEGIN_CRITICAL_SECTION(self);
+    topic = Py_XNewRef(self->last_topic);
+    Py_END_CRITICAL_SECTION();
+    const char *last = topic ? PyUnicode_AsUTF8(topic) : NULL;
+    if (last == NULL || strcmp(last, name) != 0) {
+        Py_XDECREF(topic);
+        if ((topic = PyUnicode_FromString(name)) == NULL)
+            return NULL;
+        PyObject *old;
+        Py_BEGIN_CRITICAL_SECTION(self);
+        old = self->last_topic;
+        self->last_topic = Py_NewRef(topic);
+        Py_END_CRITICAL_SECTION();
+        Py_XDECREF(old);
+    }
+    return topic;
+}
+
+/* A Message for a fetched record. */
 PyObject *cfl_consumer_message(Handle *self, rd_kafka_message_t *rkm) {
     PyObject *topic = NULL;
-    if (rkm->rkt != NULL) {
-        const char *name = rd_kafka_topic_name(rkm->rkt);
-        Py_BEGIN_CRITICAL_SECTION(self);
-        topic = Py_XNewRef(self->last_topic);
-        Py_END_CRITICAL_SECTION();
-        const char *last = topic ? PyUnicode_AsUTF8(topic) : NULL;
-        if (last == NULL || strcmp(last, name) != 0) {
-            Py_XDECREF(topic);
-            if ((topic = PyUnicode_FromString(name)) == NULL)
-                return NULL;
-            PyObject *old;
-            Py_BEGIN_CRITICAL_SECTION(self);
-            old = self->last_topic;
-            self->last_topic = Py_NewRef(topic);
-            Py_END_CRITICAL_SECTION();
-            Py_XDECREF(old);
-        }
-    }
+    if (rkm->rkt != NULL && (topic = record_topic(self, rkm)) == NULL)
+        return NULL;
     PyObject *m = cfl_message_from_rkm(self->st, rkm, topic, self->peek_headers);
     Py_XDECREF(topic);
     return m;
@@ -416,23 +424,10 @@ int cfl_consumer_fetch_records(Handle *self, Py_ssize_t want, int timeout_ms, rd
     return rc;
 }
 
-/* Fetch up to `want` messages within timeout_ms. On success a new
- * list of Messages; messages already fetched when a callback raised are stashed for the next call. */
-PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
-    /* Messages left over from a call that raised go first. */
-    PyObject *out;
-    int taken = stash_take(self, want, &out);
-    if (taken != 0)
-        return taken > 0 ? out : NULL;
-    if ((out = PyList_New(0)) == NULL)
-        return NULL;
-    rd_kafka_message_t **msgs = PyMem_Malloc((size_t)want * sizeof(*msgs));
-    if (msgs == NULL) {
-        Py_DECREF(out);
-        return PyErr_NoMemory();
-    }
-    Py_ssize_t got;
-    int rc = cfl_consumer_fetch_records(self, want, timeout_ms, msgs, &got);
+/* The fetched records as Messages appended to `out` (consumed), the records destroyed and `msgs`
+ * freed. When the fetch raised (rc < 0), the Messages are stashed for the next call and the
+ * exception is raised again: NULL. */
+static PyObject *fetched_messages(Handle *self, PyObject *out, rd_kafka_message_t **msgs, Py_ssize_t got, int rc) {
     PyObject *exc = rc < 0 ? CFL_FETCH_EXC() : NULL;
     for (Py_ssize_t i = 0; i < got; i++) {
         PyObject *m = out ? cfl_consumer_message(self, msgs[i]) : NULL;
@@ -450,6 +445,26 @@ PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
         return NULL;
     }
     return out;
+}
+
+/* Fetch up to `want` messages within timeout_ms. On success a new
+ * list of Messages; messages already fetched when a callback raised are stashed for the next call. */
+PyObject *cfl_consumer_fetch(Handle *self, Py_ssize_t want, int timeout_ms) {
+    /* Messages left over from a call that raised go first. */
+    PyObject *out;
+    int taken = stash_take(self, want, &out);
+    if (taken != 0)
+        return taken > 0 ? out : NULL;
+    if ((out = PyList_New(0)) == NULL)
+        return NULL;
+    rd_kafka_message_t **msgs = PyMem_Malloc((size_t)want * sizeof(*msgs));
+    if (msgs == NULL) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t got;
+    int rc = cfl_consumer_fetch_records(self, want, timeout_ms, msgs, &got);
+    return fetched_messages(self, out, msgs, got, rc);
 }
 
 /* for msg in consumer: errors raise; consumer_timeout_ms of idleness ends the loop. */
@@ -582,6 +597,88 @@ static PyObject *Consumer_consume(Handle *self, PyObject *const *args, Py_ssize_
     return cfl_consumer_fetch(self, n, timeout_ms);
 }
 
+/* Whether every fetched record is of a partition in `wanted` (a set of (topic, partition)
+ * tuples): one lookup per run of records of one partition. 1, 0, or -1 with an exception set. */
+static int all_wanted(Handle *self, rd_kafka_message_t **msgs, Py_ssize_t got, PyObject *wanted) {
+    for (Py_ssize_t i = 0; i < got; i++) {
+        if (i > 0 && msgs[i]->rkt == msgs[i - 1]->rkt && msgs[i]->partition == msgs[i - 1]->partition)
+            continue;
+        if (msgs[i]->rkt == NULL)
+            return 0;
+        PyObject *topic = record_topic(self, msgs[i]); /* a new reference */
+        PyObject *key = topic != NULL ? Py_BuildValue("(Oi)", topic, (int)msgs[i]->partition) : NULL;
+        Py_XDECREF(topic);
+        int in = key != NULL ? PySet_Contains(wanted, key) : -1;
+        Py_XDECREF(key);
+        if (in <= 0)
+            return in;
+    }
+    return 1;
+}
+
+/* _consume_records(num_messages, cls, layout, names, by, wanted=None), all positional: what
+ * consume(num_messages, 0) returns, as cimpl._records(messages, cls, layout, names, by) makes
+ * them records, without a Message per record (the aiokafka facade's getmany()). Messages stashed
+ * by an earlier call that raised, a fetched one that carries an error, or (with `wanted`, a set
+ * of (topic, partition) tuples) one of a partition not in it make it return the list of Messages
+ * itself instead, as consume() would (the caller's general path). */
+static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 5 || nargs > 6) {
+        PyErr_Format(PyExc_TypeError, "_consume_records() takes 5 or 6 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *wanted = nargs > 5 && args[5] != Py_None ? args[5] : NULL;
+    if (wanted != NULL && !PyAnySet_Check(wanted)) {
+        PyErr_Format(PyExc_TypeError, "wanted must be a set or None, not %.100s", Py_TYPE(wanted)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t want;
+    if (consume_count(args[0], &want) < 0 || check(self) < 0)
+        return NULL;
+    CflRecordSpec spec;
+    if (cfl_record_spec(&spec, args[1], args[2], args[3], args[4]) < 0)
+        return NULL;
+    PyObject *out = NULL;
+    if (want == 0 || cfl_consumer_stash_size(self) > 0) { /* the stash read in a critical section */
+        out = want == 0 ? PyList_New(0) : cfl_consumer_fetch(self, want, 0);
+        cfl_record_spec_release(&spec);
+        return out;
+    }
+    rd_kafka_message_t **msgs = PyMem_Malloc((size_t)want * sizeof(*msgs));
+    if (msgs == NULL) {
+        cfl_record_spec_release(&spec);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t got;
+    int rc = cfl_consumer_fetch_records(self, want, 0, msgs, &got);
+    int plain = rc >= 0;
+    for (Py_ssize_t i = 0; plain && i < got; i++)
+        plain = msgs[i]->err == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (plain && wanted != NULL && (plain = all_wanted(self, msgs, got, wanted)) < 0) {
+        /* The lookup raised: nothing is lost, the Messages wait for the next call. */
+        PyObject *exc = CFL_FETCH_EXC();
+        PyObject *kept = fetched_messages(self, PyList_New(0), msgs, got, 0);
+        if (kept != NULL) {
+            cfl_consumer_stash(self, kept, 1);
+            Py_DECREF(kept);
+        }
+        cfl_record_spec_release(&spec);
+        CFL_RESTORE_EXC(exc);
+        return NULL;
+    }
+    if (plain) {
+        out = cfl_records_of_fetched(self->st, &spec, msgs, got, record_topic, self, self->peek_headers);
+        for (Py_ssize_t i = 0; i < got; i++)
+            rd_kafka_message_destroy(msgs[i]);
+        PyMem_Free(msgs);
+    } else {
+        out = PyList_New(0);
+        out = fetched_messages(self, out, msgs, got, rc);
+    }
+    cfl_record_spec_release(&spec);
+    return out;
+}
+
 /* ---- offsets ---------------------------------------------------------------------------- */
 
 static int offsets_of_message(Handle *self, PyObject *m_error, PyObject *m_topic, int32_t partition, int64_t offset,
@@ -700,9 +797,14 @@ static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs)
 static PyObject *Consumer_store_offsets(Handle *self, PyObject *args, PyObject *kwargs) {
     static char *kwlist[] = {"message", "offsets", NULL};
     PyObject *message = NULL, *offsets = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:store_offsets", kwlist, &message, &offsets) ||
-        check(self) < 0)
+    if (kwargs == NULL && PyTuple_GET_SIZE(args) == 1) {
+        message = PyTuple_GET_ITEM(args, 0); /* store_offsets(msg), once per record: no parsing */
+        if (check(self) < 0)
+            return NULL;
+    } else if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:store_offsets", kwlist, &message, &offsets) ||
+               check(self) < 0) {
         return NULL;
+    }
     rd_kafka_topic_partition_list_t *c;
     if (offsets_arg(self, message, offsets, "store", &c) < 0)
         return NULL;
@@ -1097,6 +1199,7 @@ CFL_GUARD_O(Consumer_incremental_unassign)
 CFL_GUARD_O(Consumer_assignment)
 CFL_GUARD_FAST(Consumer_poll)
 CFL_GUARD_FAST(Consumer_consume)
+CFL_GUARD_FASTPOS(Consumer_consume_records)
 CFL_GUARD_FAST(cfl_consumer_consume_arrow)
 CFL_GUARD_KW(Consumer_commit)
 CFL_GUARD_KW(Consumer_store_offsets)
@@ -1169,6 +1272,8 @@ static PyMethodDef Consumer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: a Message (check its error()), or None on timeout.\n"
      ":raises RuntimeError: when the client is closed.\n"},
+    {"_consume_records", (PyCFunction)(void (*)(void))Consumer_consume_records_guarded, METH_FASTCALL,
+     "_consume_records($self, num_messages, cls, layout, names, by, wanted=None, /)\n--\n\nconsume(num_messages, 0) as cimpl._records(messages, cls, layout, names, by), without the Messages; the Messages when one carries an error or is of a partition not in wanted (aiokafka facade)."},
     {"consume", METH_FAST(Consumer_consume_guarded),
      "consume($self, /, num_messages=1, timeout=-1)\n--\n\nReturns list of Message.\n\nUp to num_messages messages, waiting at most timeout seconds for the batch to fill."
      "\n\n"

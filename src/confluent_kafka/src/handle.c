@@ -138,29 +138,94 @@ static PyObject *bytes_or_null(const char *p, size_t len, int present) {
     return present ? PyBytes_FromStringAndSize(p, (Py_ssize_t)len) : NULL;
 }
 
+/* A named tuple of exact str, int and None values (and of such tuples left untracked), without an
+ * instance dict, can never be part of a reference cycle: leave it out of the garbage collector's
+ * generations, as CPython does for such plain tuples (and this module for Messages), so reports
+ * held by many pending futures do not make each collection longer. */
+static void untrack_if_atomic(PyObject *t) {
+    if (Py_TYPE(t)->tp_dictoffset != 0 || !PyObject_GC_IsTracked(t))
+        return;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
+        PyObject *o = PyTuple_GET_ITEM(t, i);
+        if (!(o == Py_None || PyLong_CheckExact(o) || PyUnicode_CheckExact(o) ||
+              (PyTuple_Check(o) && !PyObject_GC_IsTracked(o))))
+            return;
+    }
+    PyObject_GC_UnTrack(t);
+}
+
+#define CFL_TP_CACHE_TOPICS 10000 /* topics a _produce_future() TopicPartition cache holds at most */
+#define CFL_TP_CACHE_PARTS 100000 /* partitions of one topic it holds at most */
+
+/* spec[1](topic, part) of a _produce_future() report: the one cached in spec[4] (a dict of
+ * topic -> dict of partition -> TopicPartition) if the spec has a cache, else a new one. A new
+ * reference, or NULL with an exception set. GIL held. */
+static PyObject *dr_topic_partition(PyObject *spec, PyObject *topic, PyObject *part) {
+    PyTypeObject *tp_type = (PyTypeObject *)PyTuple_GET_ITEM(spec, 1);
+    PyObject *cache = PyTuple_GET_SIZE(spec) > 4 ? PyTuple_GET_ITEM(spec, 4) : NULL;
+    /* Strong references taken by the lookup itself (cfl_dict_get_ref): a lookup may run a str
+     * subclass's __eq__, and the cache is shared by the threads serving delivery reports. */
+    PyObject *by_part = NULL;
+    if (cache != NULL) {
+        if (cfl_dict_get_ref(cache, topic, &by_part) < 0)
+            return NULL;
+        if (by_part != NULL) {
+            PyObject *hit;
+            int found = cfl_dict_get_ref(by_part, part, &hit);
+            if (found != 0) {
+                Py_DECREF(by_part);
+                return hit; /* NULL with the exception when the lookup raised */
+            }
+        }
+    }
+    PyObject *tp = tp_type->tp_alloc(tp_type, 2);
+    if (tp == NULL) {
+        Py_XDECREF(by_part);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(tp, 0, Py_NewRef(topic));
+    PyTuple_SET_ITEM(tp, 1, Py_NewRef(part));
+    untrack_if_atomic(tp);
+    if (cache != NULL) {
+        if (by_part == NULL) {
+            if (PyDict_GET_SIZE(cache) >= CFL_TP_CACHE_TOPICS)
+                PyDict_Clear(cache);
+            by_part = PyDict_New();
+            if (by_part == NULL || PyDict_SetItem(cache, topic, by_part) < 0)
+                goto fail;
+        }
+        if (PyDict_GET_SIZE(by_part) < CFL_TP_CACHE_PARTS && PyDict_SetItem(by_part, part, tp) < 0)
+            goto fail;
+        Py_DECREF(by_part);
+    }
+    return tp;
+fail:
+    Py_XDECREF(by_part);
+    Py_DECREF(tp);
+    return NULL;
+}
+
 /* A successful report of _produce_future(): future.set_result(RecordMetadata(...)) built here,
  * without a Message. 0, or -1 with an exception set. GIL held. */
 static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
     PyTypeObject *rm_type = (PyTypeObject *)PyTuple_GET_ITEM(ref->callback, 0);
-    PyTypeObject *tp_type = (PyTypeObject *)PyTuple_GET_ITEM(ref->callback, 1);
     PyObject *rm = rm_type->tp_alloc(rm_type, 7);
     if (rm == NULL)
         return -1;
-    PyObject *tp = tp_type->tp_alloc(tp_type, 2);
-    if (tp == NULL) {
-        Py_DECREF(rm);
-        return -1;
-    }
-    PyTuple_SET_ITEM(rm, 2, tp); /* rm owns every item from here; a NULL one is skipped on release */
+    /* rm owns every item from here; a NULL one is skipped on release */
     PyObject *part = e->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(e->partition);
     if (part == NULL) {
         Py_DECREF(rm);
         return -1;
     }
-    PyTuple_SET_ITEM(tp, 0, Py_NewRef(ref->topic));
-    PyTuple_SET_ITEM(tp, 1, Py_NewRef(part));
     PyTuple_SET_ITEM(rm, 0, Py_NewRef(ref->topic));
     PyTuple_SET_ITEM(rm, 1, part);
+    PyObject *tp = dr_topic_partition(ref->callback, ref->topic, part);
+    if (tp == NULL) {
+        Py_DECREF(rm);
+        return -1;
+    }
+    PyTuple_SET_ITEM(rm, 2, tp);
     PyObject *items[4] = {
         e->offset < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(e->offset),
         e->tstype != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? PyLong_FromLongLong(e->timestamp) : Py_NewRef(Py_None),
@@ -174,6 +239,7 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
             Py_DECREF(rm);
             return -1;
         }
+    untrack_if_atomic(rm);
     PyObject *res = PyObject_CallMethodOneArg(ref->opaque, st->kw[CFL_KW_set_result], rm);
     Py_DECREF(rm);
     if (res == NULL) {

@@ -848,61 +848,267 @@ static PyObject *record_field(MessageObject *m, const MessageFields *f, char cod
     }
 }
 
-/* _records(messages, cls, layout, names=None): a list with one `cls` per Message, its fields
- * given by `layout`, one character per field (t topic, p partition, o offset, l leader epoch or -1,
- * s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k key, v value,
- * K/V key/value length or -1, h headers list ([] when none), H headers tuple (() when none),
- * S headers' serialized size or -1, n None). A tuple subclass (a named tuple) is filled in
- * place, as tuple.__new__(cls, fields) would; any other class is made with object.__new__ and
- * its attributes `names` set, as a data class's __init__ would. The facades' record builders. */
+/* ---- grouping records by partition (_records(..., by), aiokafka's getmany()) --------------- */
+
+typedef struct {
+    PyObject *groups;  /* owned: by(topic, partition) -> list of records */
+    PyObject *bucket;  /* borrowed from groups: the list of the previous record's partition */
+    PyObject *topic;   /* owned (NULL: None): the previous record's topic */
+    int32_t partition; /* the previous record's partition */
+    int any;           /* a record was added */
+} Grouper;
+
+/* Add rec (a new reference, consumed) under by(m's topic, m's partition), m a message's fields (a snapshot). 0, or -1 with an
+ * exception set. Runs of one partition cost one comparison per record. */
+static int group_add(Grouper *g, PyTypeObject *by, const MessageFields *m, PyObject *rec) {
+    int same = 0;
+    if (g->any && g->partition == m->partition) {
+        if (g->topic == m->topic)
+            same = 1;
+        else if (g->topic != NULL && m->topic != NULL &&
+                 (same = PyObject_RichCompareBool(g->topic, m->topic, Py_EQ)) < 0)
+            goto fail;
+    }
+    if (!same) {
+        PyObject *key = by->tp_alloc(by, 2);
+        PyObject *part = m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
+        if (key == NULL || part == NULL) {
+            Py_XDECREF(key);
+            Py_XDECREF(part);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(key, 0, or_none(m->topic));
+        PyTuple_SET_ITEM(key, 1, part);
+        /* g->groups is this call's own dict, not yet seen by another thread: borrowed is fine. */
+        PyObject *bucket = PyDict_GetItemWithError(g->groups, key);
+        if (bucket == NULL && !PyErr_Occurred()) {
+            bucket = PyList_New(0);
+            if (bucket != NULL && PyDict_SetItem(g->groups, key, bucket) < 0)
+                Py_CLEAR(bucket);
+            Py_XDECREF(bucket); /* the dict holds it */
+        }
+        Py_DECREF(key);
+        if (bucket == NULL)
+            goto fail;
+        g->bucket = bucket;
+        Py_XSETREF(g->topic, Py_XNewRef(m->topic));
+        g->partition = m->partition;
+        g->any = 1;
+    }
+    int rc = PyList_Append(g->bucket, rec);
+    Py_DECREF(rec);
+    return rc;
+fail:
+    Py_DECREF(rec);
+    return -1;
+}
+
+/* ---- building records -------------------------------------------------------------------- */
+
+int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names, PyObject *by) {
+    memset(spec, 0, sizeof(*spec));
+    if (!PyType_Check(cls)) {
+        PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
+        return -1;
+    }
+    if (by != NULL && by != Py_None) {
+        if (!PyType_Check(by) || !PyType_IsSubtype((PyTypeObject *)by, &PyTuple_Type) ||
+            ((PyTypeObject *)by)->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "by must be a named tuple class (topic, partition) or None");
+            return -1;
+        }
+        spec->by = (PyTypeObject *)by;
+    }
+    spec->codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &spec->nfields) : NULL;
+    if (spec->codes == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "layout must be str, not %.100s", Py_TYPE(layout)->tp_name);
+        return -1;
+    }
+    spec->type = (PyTypeObject *)cls;
+    spec->as_tuple = PyType_IsSubtype(spec->type, &PyTuple_Type);
+    if (spec->as_tuple) {
+        if (spec->type->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "cls must be a plain tuple subclass (a named tuple)");
+            return -1;
+        }
+        return 0;
+    }
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != spec->nfields) {
+        PyErr_SetString(PyExc_TypeError, "names must be a tuple with one name per layout code");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < spec->nfields; i++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
+            PyErr_SetString(PyExc_TypeError, "names must be str");
+            return -1;
+        }
+    spec->names = names;
+    /* A class without a __setattr__ of its own (a data class) gets its attributes through the
+     * generic setter directly: no interning of the names nor slot dispatch per field. */
+    spec->setattro = spec->type->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr : NULL;
+    spec->empty = PyTuple_New(0);
+    return spec->empty != NULL ? 0 : -1;
+}
+
+void cfl_record_spec_release(CflRecordSpec *spec) { Py_CLEAR(spec->empty); }
+
+/* A new record of message m (the caller holds a reference to m) from its fields `f`: a snapshot
+ * (fields_get) for a Message other threads may see, or NULL with an exception set. */
+static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const MessageFields *f) {
+    PyTypeObject *type = spec->type;
+    PyObject *rec = spec->as_tuple ? type->tp_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
+    if (rec == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < spec->nfields; i++) {
+        PyObject *v = record_field(m, f, spec->codes[i]);
+        if (v == NULL) {
+            Py_DECREF(rec); /* a half-filled tuple releases the items it has */
+            return NULL;
+        }
+        if (spec->as_tuple) {
+            PyTuple_SET_ITEM(rec, i, v);
+        } else {
+            PyObject *name = PyTuple_GET_ITEM(spec->names, i);
+            int rc = spec->setattro != NULL ? spec->setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);
+            Py_DECREF(v);
+            if (rc < 0) {
+                Py_DECREF(rec);
+                return NULL;
+            }
+        }
+    }
+    return rec;
+}
+
+/* record_build of a Message other threads may see and change: from a snapshot of its fields. */
+static PyObject *record_build_shared(const CflRecordSpec *spec, MessageObject *m) {
+    MessageFields mf;
+    fields_get(m, &mf);
+    PyObject *rec = record_build(spec, m, &mf);
+    fields_release(&mf);
+    return rec;
+}
+
+/* The fields of the private scratch Message of cfl_records_of_fetched(), borrowed: no other
+ * thread ever sees that Message, so they are read directly, without a critical section or new
+ * references (nothing to release). */
+static void fields_of_scratch(MessageObject *m, MessageFields *f) {
+    f->topic = m->topic;
+    f->value = m->value;
+    f->key = m->key;
+    f->headers = m->headers;
+    f->error = m->error;
+    f->offset = m->offset;
+    f->timestamp = m->timestamp;
+    f->latency_us = m->latency_us;
+    f->partition = m->partition;
+    f->leader_epoch = m->leader_epoch;
+    f->tstype = m->tstype;
+    f->delivery_count = m->delivery_count;
+}
+
+/* Empty a scratch message and fill it from a fetched record without an error, as
+ * cfl_message_from_rkm() fills a new one. 0, or -1 with an exception set. */
+static int message_refill(MessageObject *m, rd_kafka_message_t *rkm, PyObject *topic, int peek_headers) {
+    Message_clear(m);
+    if (m->c_headers != NULL) {
+        rd_kafka_headers_destroy(m->c_headers);
+        m->c_headers = NULL;
+    }
+    m->headers_raw = 0;
+    if (PyObject_GC_IsTracked((PyObject *)m))
+        PyObject_GC_UnTrack(m); /* holds only str and bytes again (see cfl_message_from_rkm) */
+    m->topic = Py_XNewRef(topic);
+    if (rkm->payload != NULL &&
+        (m->value = PyBytes_FromStringAndSize(rkm->payload, (Py_ssize_t)rkm->len)) == NULL)
+        return -1;
+    if (rkm->key != NULL && (m->key = PyBytes_FromStringAndSize(rkm->key, (Py_ssize_t)rkm->key_len)) == NULL)
+        return -1;
+    if (!(peek_headers && cfl_record_headerless(rkm)))
+        rd_kafka_message_detach_headers(rkm, &m->c_headers);
+    m->partition = rkm->partition;
+    m->offset = rkm->offset;
+    rd_kafka_timestamp_type_t tstype;
+    m->timestamp = rd_kafka_message_timestamp(rkm, &tstype);
+    m->tstype = (int)tstype;
+    if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
+        m->timestamp = 0;
+    m->leader_epoch = rd_kafka_message_leader_epoch(rkm);
+    return 0;
+}
+
+PyObject *cfl_records_of_fetched(cfl_state *st, const CflRecordSpec *spec, rd_kafka_message_t **rkms,
+                                 Py_ssize_t n, PyObject *(*topic_of)(void *, const rd_kafka_message_t *),
+                                 void *ctx, int peek_headers) {
+    MessageObject *m = cfl_message_alloc(st);
+    if (m == NULL)
+        return NULL;
+    PyObject_GC_UnTrack(m);
+    Grouper g = {.groups = spec->by != NULL ? PyDict_New() : NULL};
+    PyObject *list = spec->by == NULL ? PyList_New(n) : NULL;
+    PyObject *out = spec->by != NULL ? g.groups : list;
+    if (out == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *topic = rkms[i]->rkt != NULL ? topic_of(ctx, rkms[i]) : NULL; /* a new reference */
+        if (rkms[i]->rkt != NULL && topic == NULL)
+            goto fail;
+        int rc = message_refill(m, rkms[i], topic, peek_headers);
+        Py_XDECREF(topic); /* m holds its own */
+        if (rc < 0)
+            goto fail;
+        /* m is this call's scratch Message, never seen by another thread: its fields are read
+         * directly (fields_of_scratch), not through a snapshot. */
+        MessageFields mf;
+        fields_of_scratch(m, &mf);
+        PyObject *rec = record_build(spec, m, &mf);
+        if (rec == NULL)
+            goto fail;
+        if (list != NULL)
+            PyList_SET_ITEM(list, i, rec);
+        else if (group_add(&g, spec->by, &mf, rec) < 0)
+            goto fail;
+    }
+    Py_XDECREF(g.topic);
+    Py_DECREF(m);
+    return out;
+fail:
+    Py_XDECREF(g.topic);
+    Py_XDECREF(out);
+    Py_DECREF(m);
+    return NULL;
+}
+
+/* _records(messages, cls, layout, names=None, by=None): a list with one `cls` per Message, its
+ * fields given by `layout`, one character per field (t topic, p partition, o offset, l leader
+ * epoch or -1, s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k
+ * key, v value, K/V key/value length or -1, h headers list ([] when none), H headers tuple (()
+ * when none), S headers' serialized size or -1, n None). A tuple subclass (a named tuple) is
+ * filled in place, as tuple.__new__(cls, fields) would; any other class is made with
+ * object.__new__ and its attributes `names` set, as a data class's __init__ would. With `by` (a
+ * named tuple class of two fields), a dict instead: by(topic, partition) -> that partition's
+ * records in message order (aiokafka's getmany()), or None when a message carries an error
+ * (nothing is built then). The facades' record builders. */
 PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 3 || nargs > 4) {
-        PyErr_Format(PyExc_TypeError, "_records() takes 3 or 4 positional arguments (%zd given)", nargs);
+    if (nargs < 3 || nargs > 5) {
+        PyErr_Format(PyExc_TypeError, "_records() takes 3 to 5 positional arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *msgs = args[0], *cls = args[1], *layout = args[2], *names = nargs > 3 ? args[3] : Py_None;
+    PyObject *msgs = args[0];
     cfl_state *st = cfl_get_state(module);
     if (!PyList_Check(msgs)) {
         PyErr_Format(PyExc_TypeError, "messages must be a list, not %.100s", Py_TYPE(msgs)->tp_name);
         return NULL;
     }
-    if (!PyType_Check(cls)) {
-        PyErr_Format(PyExc_TypeError, "cls must be a type, not %.100s", Py_TYPE(cls)->tp_name);
+    CflRecordSpec spec;
+    if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, nargs > 4 ? args[4] : NULL) < 0)
         return NULL;
-    }
-    Py_ssize_t nfields;
-    const char *codes = PyUnicode_Check(layout) ? PyUnicode_AsUTF8AndSize(layout, &nfields) : NULL;
-    if (codes == NULL) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_TypeError, "layout must be str, not %.100s", Py_TYPE(layout)->tp_name);
-        return NULL;
-    }
-    PyTypeObject *type = (PyTypeObject *)cls;
-    int as_tuple = PyType_IsSubtype(type, &PyTuple_Type);
-    if (as_tuple && type->tp_itemsize != sizeof(PyObject *)) {
-        PyErr_SetString(PyExc_TypeError, "cls must be a plain tuple subclass (a named tuple)");
-        return NULL;
-    }
-    if (!as_tuple) {
-        if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) != nfields) {
-            PyErr_SetString(PyExc_TypeError, "names must be a tuple with one name per layout code");
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < nfields; i++)
-            if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
-                PyErr_SetString(PyExc_TypeError, "names must be str");
-                return NULL;
-            }
-    }
     Py_ssize_t n = PyList_GET_SIZE(msgs);
-    PyObject *out = PyList_New(n);
-    if (out == NULL)
-        return NULL;
-    PyObject *empty = as_tuple ? NULL : PyTuple_New(0);
-    if (!as_tuple && empty == NULL)
-        goto fail;
+    PyObject *out = NULL;
+    Grouper g = {0};
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* A strong reference: a field's conversion (or another thread) may change the list. */
+        /* A strong reference: another thread may change the list. */
         PyObject *item = cfl_list_get_ref(msgs, i);
         if (item == NULL) {
             PyErr_Clear(); /* it shrank: said below */
@@ -913,45 +1119,77 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_DECREF(item);
             goto fail;
         }
-        MessageObject *m = (MessageObject *)item;
-        PyObject *rec = as_tuple ? type->tp_alloc(type, nfields) : type->tp_new(type, empty, NULL);
-        if (rec == NULL) {
+        if (spec.by != NULL) {
+            int has_error;
+            Py_BEGIN_CRITICAL_SECTION(item);
+            has_error = ((MessageObject *)item)->error != NULL;
+            Py_END_CRITICAL_SECTION();
+            if (has_error) {
+                Py_DECREF(item);
+                cfl_record_spec_release(&spec);
+                Py_RETURN_NONE;
+            }
+        }
+        Py_DECREF(item);
+    }
+    out = spec.by != NULL ? (g.groups = PyDict_New()) : PyList_New(n);
+    if (out == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        /* A strong reference: a field's conversion (or another thread) may change the list. */
+        PyObject *item = cfl_list_get_ref(msgs, i);
+        if (item == NULL) {
+            PyErr_Clear(); /* it shrank: said below */
+            break;
+        }
+        if (!PyObject_TypeCheck(item, st->MessageType)) { /* the list changed under a field's code */
+            PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
             Py_DECREF(item);
             goto fail;
         }
-        MessageFields mf;
-        fields_get(m, &mf);
-        PyList_SET_ITEM(out, i, rec); /* the list owns it from here, even half filled */
-        for (Py_ssize_t f = 0; f < nfields; f++) {
-            PyObject *v = record_field(m, &mf, codes[f]);
-            if (v == NULL) {
-                fields_release(&mf);
-                Py_DECREF(item);
-                goto fail;
-            }
-            if (as_tuple) {
-                PyTuple_SET_ITEM(rec, f, v);
-            } else {
-                int rc = PyObject_SetAttr(rec, PyTuple_GET_ITEM(names, f), v);
-                Py_DECREF(v);
-                if (rc < 0) {
-                    fields_release(&mf);
-                    Py_DECREF(item);
-                    goto fail;
-                }
-            }
-        }
+        MessageFields mf; /* the fields at one moment: other threads may change the Message */
+        fields_get((MessageObject *)item, &mf);
+        PyObject *rec = record_build(&spec, (MessageObject *)item, &mf);
+        int rc = rec == NULL ? -1 : 0;
+        if (rec != NULL && spec.by == NULL)
+            PyList_SET_ITEM(out, i, rec);
+        else if (rec != NULL)
+            rc = group_add(&g, spec.by, &mf, rec);
         fields_release(&mf);
         Py_DECREF(item);
+        if (rc < 0)
+            goto fail;
     }
     if (PyList_GET_SIZE(msgs) != n) {
         PyErr_SetString(PyExc_RuntimeError, "messages changed size during _records()");
         goto fail;
     }
-    Py_XDECREF(empty);
+    Py_XDECREF(g.topic);
+    cfl_record_spec_release(&spec);
     return out;
 fail:
-    Py_XDECREF(empty);
-    Py_DECREF(out);
+    Py_XDECREF(g.topic);
+    cfl_record_spec_release(&spec);
+    Py_XDECREF(out);
     return NULL;
+}
+
+/* _record(message, cls, layout, names=None): _records([message], cls, layout, names)[0], without
+ * the lists (aiokafka's getone()). */
+PyObject *cfl_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 4) {
+        PyErr_Format(PyExc_TypeError, "_record() takes 3 or 4 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    cfl_state *st = cfl_get_state(module);
+    if (!PyObject_TypeCheck(args[0], st->MessageType)) {
+        PyErr_Format(PyExc_TypeError, "message must be a Message, not %.100s", Py_TYPE(args[0])->tp_name);
+        return NULL;
+    }
+    CflRecordSpec spec;
+    if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, NULL) < 0)
+        return NULL;
+    PyObject *rec = record_build_shared(&spec, (MessageObject *)args[0]);
+    cfl_record_spec_release(&spec);
+    return rec;
 }

@@ -40,8 +40,34 @@ int cfl_headers_from_py(PyObject *obj, rd_kafka_headers_t **out);
 /* A list of (str, bytes|None) from the user's headers object (list of pairs or dict). */
 PyObject *cfl_headers_normalize(PyObject *obj);
 
-/* cimpl._records(messages, cls, layout, names=None): Messages into named tuples or data class
- * instances in one call (the kafka-python and aiokafka facades' consumer records). */
+/* How the facades' records are made from messages (see cfl_records for the layout codes). */
+typedef struct {
+    PyTypeObject *type;    /* the record class */
+    PyTypeObject *by;      /* NULL, or the (topic, partition) named tuple records are grouped by */
+    const char *codes;     /* the layout */
+    Py_ssize_t nfields;
+    PyObject *names;       /* borrowed: attribute names, for a class that is not a named tuple */
+    PyObject *empty;       /* owned: () for such a class's tp_new */
+    setattrofunc setattro; /* PyObject_GenericSetAttr when the class has no __setattr__ of its own */
+    int as_tuple;
+} CflRecordSpec;
+
+/* Check (cls, layout, names, by) and fill *spec; by may be NULL or None. 0, or -1 with an
+ * exception set. cfl_record_spec_release() once done. */
+int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names, PyObject *by);
+void cfl_record_spec_release(CflRecordSpec *spec);
+
+/* The records of n fetched records without an error (a list, or with spec->by a dict of lists),
+ * made without a Message per record. topic_of(ctx, rkm) gives the topic str of a record with a
+ * topic as a new reference (NULL with an exception set), released here. The records stay the caller's to destroy. NULL with an exception set on failure. */
+PyObject *cfl_records_of_fetched(cfl_state *st, const CflRecordSpec *spec, rd_kafka_message_t **rkms,
+                                 Py_ssize_t n, PyObject *(*topic_of)(void *, const rd_kafka_message_t *),
+                                 void *ctx, int peek_headers);
+
+/* cimpl._records(messages, cls, layout, names=None, by=None): Messages into named tuples or data
+ * class instances in one call (the kafka-python and aiokafka facades' consumer records). */
 PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* cimpl._record(message, cls, layout, names=None): one such record. */
+PyObject *cfl_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -242,7 +242,8 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
  * spec[0](topic, partition, spec[1](topic, partition), offset, timestamp or None, 1 for
  * log-append time else 0, None) (aiokafka's RecordMetadata; both named tuples), through
  * future.set_result() (an exception of the tuple spec[3] from it is dropped); a failed one calls
- * spec[2](future, err, msg). The aiokafka facade's send(). */
+ * spec[2](future, err, msg). An optional spec[4], a dict, caches the spec[1] values (topic ->
+ * {partition: value}) so that reports share them. The aiokafka facade's send(). */
 static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 3 || nargs > 8) {
         PyErr_Format(PyExc_TypeError, "_produce_future() takes 3 to 8 positional arguments (%zd given)", nargs);
@@ -251,11 +252,12 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
     if (cfl_handle_check(self) < 0)
         return NULL;
     PyObject *spec = args[1];
-    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4 || !PyType_Check(PyTuple_GET_ITEM(spec, 0)) ||
-        !PyType_Check(PyTuple_GET_ITEM(spec, 1)) || !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) ||
-        !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3))) {
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 4 || PyTuple_GET_SIZE(spec) > 5 ||
+        !PyType_Check(PyTuple_GET_ITEM(spec, 0)) || !PyType_Check(PyTuple_GET_ITEM(spec, 1)) ||
+        !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) || !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3)) ||
+        (PyTuple_GET_SIZE(spec) == 5 && !PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4)))) {
         PyErr_SetString(PyExc_TypeError, "spec must be (RecordMetadata class, TopicPartition class, fallback "
-                                         "callable, tuple of exceptions to ignore)");
+                                         "callable, tuple of exceptions to ignore[, dict caching TopicPartitions])");
         return NULL;
     }
     PyObject *ignored = PyTuple_GET_ITEM(spec, 3);

@@ -19,7 +19,7 @@ from confluent_kafka.cimpl import OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
-from confluent_kafka.cimpl import _records
+from confluent_kafka.cimpl import _record, _records
 
 from . import _options
 from .abc import ConsumerRebalanceListener
@@ -95,7 +95,10 @@ class AIOKafkaConsumer:
         self._group_id = group_id
         # Offsets are stored for the records getone()/getmany() return, not for those librdkafka
         # hands over (some wait in the buffer): commit() and auto-commit see what was consumed.
+        # Without a group nothing is ever committed (commit() refuses, auto-commit is off), so
+        # nothing reads them: they are not stored then (a lock librdkafka's threads share, per record).
         conf["enable.auto.offset.store"] = False
+        self._store_offsets = group_id is not None
         if group_id is None:
             # librdkafka's consumer needs a group id; this one never joins nor commits.
             conf["group.id"] = f"aiokafka-facade-{uuid.uuid4().hex}"
@@ -124,7 +127,8 @@ class AIOKafkaConsumer:
         # partitions than a getone(*partitions) asked for, paused partitions'.
         self._held: Deque[Any] = deque()
         self._paused: Set[Tuple[str, int]] = set()
-        self._last_poll: Dict[Tuple[str, int], int] = {}
+        # When getone()/getmany() last returned records of a partition: time.time(), made ms on reading.
+        self._last_poll: Dict[Tuple[str, int], float] = {}
         self._partitions: Dict[str, Set[int]] = {}  # topic -> partition ids, from the last metadata
         self._started = False
         self._closed = False
@@ -488,7 +492,8 @@ class AIOKafkaConsumer:
         """
         self._check_open()
         self._assigned_check(partition)
-        return self._last_poll.get(partition)
+        polled = self._last_poll.get(partition)
+        return None if polled is None else int(polled * 1000)
 
     async def _watermarks(self, partitions: Any, index: int) -> Dict[TopicPartition, int]:
         self._check_open()
@@ -621,7 +626,7 @@ class AIOKafkaConsumer:
 
     def _record(self, msg: Any) -> ConsumerRecord[Any, Any]:
         if self._key_deserializer is None and self._value_deserializer is None:
-            return _records([msg], ConsumerRecord, _LAYOUT, _NAMES)[0]  # type: ignore[no-any-return]
+            return _record(msg, ConsumerRecord, _LAYOUT, _NAMES)  # type: ignore[no-any-return]
         key = msg.key()
         value = msg.value()
         ts_type, ts = msg.timestamp()
@@ -664,15 +669,37 @@ class AIOKafkaConsumer:
         if self._closed:
             raise ConsumerStoppedError()
         aio = self._aio if self._standalone is None else await self._ready()
+        if not partitions and not self._paused and self._key_deserializer is None and self._value_deserializer is None:
+            # The common call: the next buffered message, as a record built in C.
+            while True:
+                held = self._held
+                if held:
+                    msg = held.popleft()
+                    if self._store_offsets:
+                        try:
+                            self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
+                        except KafkaException:
+                            pass  # revoked meanwhile
+                    rec: ConsumerRecord[Any, Any] = _record(msg, ConsumerRecord, _LAYOUT, _NAMES)
+                    self._last_poll[(rec.topic, rec.partition)] = time.time()
+                    return rec
+                try:
+                    fetched = await aio.consume(_GETONE_BATCH, None)
+                except RuntimeError:
+                    raise ConsumerStoppedError() from None
+                self._absorb(fetched)
+                if self._paused:
+                    break  # paused meanwhile (by a rebalance listener): the general path filters
         wanted = {(tp.topic, tp.partition) for tp in partitions} if partitions else _NOTHING
         while True:
             msg = self._take_one(wanted)
             if msg is not None:
-                try:
-                    self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
-                except KafkaException:
-                    pass  # revoked meanwhile
-                self._last_poll[(msg.topic(), msg.partition())] = int(time.time() * 1000)  # (a TopicPartition finds it)
+                if self._store_offsets:
+                    try:
+                        self._c.store_offsets(msg)  # its offset + 1, without a TopicPartition list
+                    except KafkaException:
+                        pass  # revoked meanwhile
+                self._last_poll[(msg.topic(), msg.partition())] = time.time()  # (a TopicPartition finds it)
                 return self._record(msg)
             try:
                 fetched = await aio.consume(_GETONE_BATCH, None)
@@ -732,6 +759,8 @@ class AIOKafkaConsumer:
 
     def _store(self, msgs: List[Any]) -> None:
         """Store the offsets after the last of ``msgs`` per partition, for commit() and auto-commit."""
+        if not self._store_offsets:
+            return
         last: Dict[Tuple[str, int], int] = {}
         for m in msgs:
             last[(m.topic(), m.partition())] = m.offset()
@@ -739,6 +768,19 @@ class AIOKafkaConsumer:
             self._c.store_offsets(offsets=[_TP(t, p, off + 1) for (t, p), off in last.items()])
         except KafkaException:
             pass  # a partition revoked meanwhile: its offset is no longer ours to store
+
+    def _store_grouped(self, grouped: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]) -> None:
+        """_store() and the last-poll times for the records getmany() returns, by partition."""
+        if self._store_offsets:
+            try:
+                self._c.store_offsets(offsets=[_TP(tp.topic, tp.partition, recs[-1].offset + 1)
+                                               for tp, recs in grouped.items()])
+            except KafkaException:
+                pass  # a partition revoked meanwhile: its offset is no longer ours to store
+        now = time.time()
+        last_poll = self._last_poll
+        for tp in grouped:
+            last_poll[(tp.topic, tp.partition)] = now
 
     async def getmany(self, *partitions: TopicPartition, timeout_ms: int = 0,
                       max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]:
@@ -762,26 +804,47 @@ class AIOKafkaConsumer:
         limit = max_records or self._max_poll_records or _DEFAULT_BATCH
         wanted = {(tp.topic, tp.partition) for tp in partitions}
         msgs = self._take_many(limit, wanted)
+        kd = self._key_deserializer
+        vd = self._value_deserializer
+        out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]]
         if not msgs:
             try:
-                fetched: Any = await aio.consume(limit, timeout_ms / 1000)
+                if not self._held and not self._paused and kd is None and vd is None:
+                    # The common case: the records made in C straight from librdkafka's, grouped
+                    # by partition (a dict); the Messages instead when one carries an error or
+                    # is of a partition not asked for (those wait in the buffer).
+                    fetched: Any = await aio._fetch(self._c._consume_records, (
+                        limit, ConsumerRecord, _LAYOUT, _NAMES, TopicPartition, wanted or None), timeout_ms / 1000)
+                else:
+                    fetched = await aio.consume(limit, timeout_ms / 1000)
             except RuntimeError:
                 raise ConsumerStoppedError() from None
-            if not self._held and not wanted and not self._paused and all(m.error() is None for m in fetched):
-                msgs = fetched  # the common case: everything fetched is returned
-            else:
+            if fetched.__class__ is dict:
+                if fetched:
+                    self._store_grouped(fetched)
+                return fetched
+            if not self._held and not wanted and not self._paused:
+                if kd is None and vd is None:
+                    # Messages kept from a fetch that raised: all returned, built and grouped by
+                    # partition in C (None: a message carries an error; the general path below).
+                    grouped = _records(fetched, ConsumerRecord, _LAYOUT, _NAMES, TopicPartition)
+                    if grouped is not None:
+                        if grouped:
+                            self._store_grouped(grouped)
+                        return grouped
+                elif all(m.error() is None for m in fetched):
+                    msgs = fetched
+            if not msgs:
                 self._absorb(fetched)
                 msgs = self._take_many(limit, wanted)
-        out: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]] = {}
+        out = {}
         if not msgs:
             return out
         self._store(msgs)
-        kd = self._key_deserializer
-        vd = self._value_deserializer
         last_tp: Any = None
         bucket: List[ConsumerRecord[Any, Any]] = []
         if kd is None and vd is None:
-            # The hot path: every record built in C, then grouped by partition (runs of one).
+            # Every record built in C, then grouped by partition (runs of one).
             for r in _records(msgs, ConsumerRecord, _LAYOUT, _NAMES):
                 if last_tp is None or last_tp[1] != r.partition or last_tp[0] != r.topic:
                     last_tp = TopicPartition(r.topic, r.partition)
@@ -804,7 +867,7 @@ class AIOKafkaConsumer:
                                  key if kd is None else kd(key), value if vd is None else vd(value), None,
                                  -1 if key is None else len(key), -1 if value is None else len(value),
                                  tuple(headers) if headers else ()))
-        now = int(time.time() * 1000)
+        now = time.time()
         for tp in out:
             self._last_poll[(tp.topic, tp.partition)] = now
         return out

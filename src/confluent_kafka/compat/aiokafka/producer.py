@@ -10,7 +10,11 @@ import inspect
 import itertools
 import time
 import weakref
+from asyncio import BaseEventLoop as _BaseEventLoop
+from asyncio import Future as _Future
 from asyncio import get_running_loop as _running_loop
+from asyncio import sleep as _sleep
+from threading import get_ident as _thread_ident
 from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set
 
 from confluent_kafka.aio import AIOProducer
@@ -72,7 +76,17 @@ def _settle(fut: "asyncio.Future[RecordMetadata]", err: Optional[_RdKafkaError],
 # _produce_future()'s spec: a successful delivery resolves the future in C with
 # RecordMetadata(topic, partition, TopicPartition(...), offset, timestamp or None, 0/1, None), as
 # _settle() would; a failed one goes to _settle(); these exceptions of set_result() are dropped.
-_SPEC = (RecordMetadata, TopicPartition, _settle, (asyncio.InvalidStateError, RuntimeError))
+# The TopicPartitions are shared through the cache (topic -> {partition: TopicPartition}), as
+# _settle()'s are: one fewer object per delivered message for the garbage collector to count.
+_TP_CACHE: Dict[str, Dict[int, TopicPartition]] = {}
+_SPEC = (RecordMetadata, TopicPartition, _settle, (asyncio.InvalidStateError, RuntimeError), _TP_CACHE)
+
+# send() serves the delivery reports that are ready, and lets the loop run once, every this many
+# messages (as aiokafka's send() waits whenever a batch is full): a loop that sends without ever
+# awaiting anything else then keeps a bounded number of futures (and done-callbacks) pending
+# instead of all of them until flush(), which is what the garbage collector's cost grows with.
+_SERVE_EVERY = 1024
+_BASE_CREATE_FUTURE = _BaseEventLoop.create_future
 
 
 def _check_bytes(what: str, data: Any) -> None:
@@ -274,6 +288,12 @@ class AIOKafkaProducer:
             raise KafkaConfigurationError(f"AIOKafkaProducer: {e.args[0].str()}") from None
         self._produce = self._aio._p._produce_with
         self._produce_future = self._aio._p._produce_future
+        # The loop send() made its last future on, when it is an asyncio BaseEventLoop with the
+        # stock create_future(): while that loop runs on the calling thread it is the running loop,
+        # found without asyncio.get_running_loop() (which asks the kernel for the process id on
+        # every call up to CPython 3.11).
+        self._loop: Optional[_BaseEventLoop] = None
+        self._unserved = 0  # messages sent since send() last served reports and yielded
 
     # ---- lifetime --------------------------------------------------------------------------
 
@@ -374,6 +394,11 @@ class AIOKafkaProducer:
         :raises TypeError: for a key, value or header that is not bytes.
         :raises ~.errors.ProducerClosed: after stop().
         """
+        if self._unserved >= _SERVE_EVERY and not self._closed:
+            # Before anything is sent: a send() cancelled here has sent nothing.
+            self._unserved = 0
+            self._aio._serve()
+            await _sleep(0)
         if self._closed:
             raise ProducerClosed()
         assert not (value is None and key is None), "Need at least one: key or value"
@@ -408,16 +433,34 @@ class AIOKafkaProducer:
                 await self.partitions_for(topic)
                 if partition not in self._partition_sets[topic]:
                     raise AssertionError("Unrecognized partition")
-        fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
+        loop = self._loop
+        if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
+            fut: "asyncio.Future[RecordMetadata]" = _Future(loop=loop)
+        else:
+            fut = self._new_future()
         produce = self._produce_future
         while True:
             try:
                 produce(fut, _SPEC, topic, value, key, partition, timestamp_ms, headers)
-                return fut
+                break
             except BufferError:
                 await self._aio._make_room()
             except KafkaException as e:
                 raise from_librdkafka(e) from None
+        self._unserved += 1
+        return fut
+
+    def _new_future(self) -> "asyncio.Future[RecordMetadata]":
+        """A future of the running loop, and remember the loop when send() may skip looking it up.
+        A loop the client was not used on yet (a second asyncio.run()) now serves its reports."""
+        loop = _running_loop()
+        if self._aio._wake.loop is not loop:
+            self._aio._wake.bind()
+        if isinstance(loop, _BaseEventLoop) and type(loop).create_future is _BASE_CREATE_FUTURE:
+            self._loop = loop
+            return _Future(loop=loop)  # what create_future() makes
+        self._loop = None
+        return loop.create_future()
 
     async def send_and_wait(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                             timestamp_ms: Optional[int] = None, headers: Any = None) -> RecordMetadata:
@@ -460,7 +503,7 @@ class AIOKafkaProducer:
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
         batch.close()
-        fut: "asyncio.Future[RecordMetadata]" = _running_loop().create_future()
+        fut = self._new_future()
         records = batch._records
         if not records:
             fut.set_result(RecordMetadata(topic, partition, TopicPartition(topic, partition), -1, None, 0, None))
