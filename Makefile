@@ -52,9 +52,9 @@ deps: $(DEPS_STAMP)
 
 # System packages, librdkafka, then the project (editable, with the test and packaging extras)
 # in .venv.
-$(DEPS_STAMP): pyproject.toml setup.py scripts/install-system-deps.sh scripts/install-librdkafka.sh
+$(DEPS_STAMP): pyproject.toml setup.py scripts/install-system-deps.sh scripts/install-librdkafka.sh scripts/debian-mirror.sh
 	scripts/install-system-deps.sh $(PYTHON)
-	scripts/install-librdkafka.sh
+	scripts/install-librdkafka.sh scripts/debian-mirror.sh
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check 'setuptools>=77'
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[test,packaging]'

@@ -35,23 +35,8 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The Debian mirror URI and keyring come from the machine's own apt configuration.
-mirror_and_key() {
-    local f
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        awk '
-            /^URIs:/ {uri=$2} /^Suites:/ {suites=$0} /^Signed-By:/ {key=$2}
-            /^$/ { if (uri ~ /debian\/?$/ && suites !~ /security/) { print uri, key; exit } uri=""; suites=""; key="" }
-            END { if (uri ~ /debian\/?$/ && suites !~ /security/) print uri, key }
-        ' "$f"
-    done
-    grep -hE '^deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
-        | grep -v security | awk '$2 ~ /debian\/?$/ {print $2, "/usr/share/keyrings/debian-archive-keyring.gpg"}'
-}
-read -r mirror keyring < <(mirror_and_key | head -n 1) || true
-[ -n "${mirror:-}" ] || { log "no Debian archive found in the apt sources"; exit 1; }
-[ -f "${keyring:-}" ] || keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+# The Debian mirror URI and keyring of this machine's own apt configuration.
+. "$(dirname "${BASH_SOURCE[0]}")/debian-mirror.sh"
 
 apt_opts=(-o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=$work/none"
           -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o "APT::Sandbox::User=root")

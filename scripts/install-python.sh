@@ -81,23 +81,8 @@ work="$(mktemp -d "$root/.work-$tag.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 rm -f "$dest/UNAVAILABLE"
 
-# The Debian mirror and keyring of this machine's own apt configuration (as install-librdkafka.sh).
-mirror_and_key() {
-    local f
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        awk '
-            /^URIs:/ {uri=$2} /^Suites:/ {suites=$0} /^Signed-By:/ {key=$2}
-            /^$/ { if (uri ~ /debian\/?$/ && suites !~ /security/) { print uri, key; exit } uri=""; suites=""; key="" }
-            END { if (uri ~ /debian\/?$/ && suites !~ /security/) print uri, key }
-        ' "$f"
-    done
-    grep -hE '^deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
-        | grep -v security | awk '$2 ~ /debian\/?$/ {print $2, "/usr/share/keyrings/debian-archive-keyring.gpg"}'
-}
-read -r mirror keyring < <(mirror_and_key | head -n 1) || true
-[ -n "${mirror:-}" ] || { log "no Debian archive found in the apt sources"; exit 1; }
-[ -f "${keyring:-}" ] || keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+# The Debian mirror URI and keyring of this machine's own apt configuration.
+. "$(dirname "${BASH_SOURCE[0]}")/debian-mirror.sh"
 
 # One private apt state for source and binary lists, shared by every run of this script and
 # refreshed at most once a day ("apt-get update once").

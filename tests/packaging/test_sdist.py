@@ -29,7 +29,7 @@ def test_sdist_carries_sources_headers_and_scripts(dist: Dist) -> None:
     needed = {str(p.relative_to(ROOT)) for p in c_dir.iterdir() if p.suffix in (".c", ".h")}
     needed |= {"setup.py", "pyproject.toml", "MANIFEST.in", "LICENSE", "CHANGELOG.md",
                "README.md", "src/confluent_kafka/cimpl.pyi", "src/confluent_kafka/py.typed",
-               "scripts/install-librdkafka.sh", "scripts/cibw-before-all.sh",
+               "scripts/install-librdkafka.sh", "scripts/debian-mirror.sh", "scripts/cibw-before-all.sh",
                "scripts/tansu_broker.py", "tests/conftest.py"}
     assert needed <= files, sorted(needed - files)
     assert not [f for f in files if f.endswith((".so", ".pyc", ".o"))]
