@@ -22,7 +22,7 @@ if "facade" in ARGS:
 
 import aiokafka  # noqa: E402
 from aiokafka import errors  # noqa: E402
-from aiokafka.structs import OffsetAndMetadata, RecordMetadata, TopicPartition  # noqa: E402
+from aiokafka.structs import ConsumerRecord, OffsetAndMetadata, RecordMetadata, TopicPartition  # noqa: E402
 
 NOWHERE = "127.0.0.1:1"
 out = {}
@@ -108,6 +108,7 @@ async def main():
     out["record_metadata_fields"] = list(RecordMetadata._fields)
     out["tp"] = [TopicPartition("t", 1) == ("t", 1), hash(TopicPartition("t", 1)) == hash(("t", 1))]
     out["oam"] = list(OffsetAndMetadata(1, "m"))
+    observe_record("record_made", ConsumerRecord("t", 0, 5, 1000, 0, b"k", b"v", None, 1, 1, [("h", b"1")]))
     out["error_str"] = [str(errors.OffsetOutOfRangeError("x")), str(errors.KafkaTimeoutError()),
                         str(errors.CommitFailedError())[:19], str(errors.IllegalOperation("y"))]
     out["for_code"] = [errors.for_code(c).__name__ for c in (1, 3, 6, 25, 27, 29, 47, 9999)]
@@ -116,6 +117,30 @@ async def main():
                           issubclass(errors.OffsetOutOfRangeError, errors.BrokerResponseError)]
     if BOOTSTRAP:
         await with_broker()
+
+
+def observe_record(prefix, r):
+    """What code does with a ConsumerRecord besides reading its fields (the facade's keeps them in
+    slots: docs/aiokafka.md)."""
+    import copy
+    import dataclasses
+    import pickle
+    import weakref
+
+    out[prefix] = {
+        "vars": sorted(vars(r)), "vars_value": vars(r)["value"], "dict": sorted(r.__dict__),
+        "asdict": sorted(dataclasses.asdict(r)), "astuple_len": len(dataclasses.astuple(r)),
+        "fields": [f.name for f in dataclasses.fields(r)], "is_dataclass": dataclasses.is_dataclass(r),
+        "replace": dataclasses.replace(r, offset=9).offset, "copy": copy.copy(r) == r,
+        "deepcopy": copy.deepcopy(r) == r, "pickle": pickle.loads(pickle.dumps(r)) == r,
+        "weakref": weakref.ref(r)() is r, "hash": outcome(lambda: hash(r)), "repr": repr(r)[:40],
+        "match_args": list(type(r).__match_args__), "eq_other": r == dataclasses.replace(r, key=b"other"),
+        "set_field": outcome(lambda: setattr(r, "partition", r.partition)),
+    }
+    out[prefix + "_set_extra"] = outcome(lambda: setattr(r, "extra", 1))
+    d = vars(r)
+    d["value"] = b"changed"
+    out[prefix + "_dict_write"] = r.value == b"changed"
 
 
 def shape(value):
@@ -153,6 +178,7 @@ async def with_broker():
         r = await c.getone()
         out["record"] = {k: shape(v) for k, v in vars(r).items() if k not in ("timestamp",)}
         out["record_timestamp"] = r.timestamp
+        observe_record("record_consumed", r)
         many = {}
         while sum(len(v) for v in many.values()) < 2:
             for k, v in (await c.getmany(timeout_ms=5000)).items():

@@ -153,3 +153,51 @@ def test_grouped_references_balance() -> None:
         with pytest.raises(ValueError):
             _records([m, m], Rec, "tpX", None, TP)
     assert (sys.getrefcount(m), sys.getrefcount(m.value()), sys.getrefcount(m.topic())) == before
+
+
+class Slotted:
+    """Fields in slots: stored at their offsets, not through setattr."""
+
+    __slots__ = ("topic", "offset", "headers")
+
+
+class SlottedChild(Slotted):
+    __slots__ = ("value",)
+
+
+class Borrowing:
+    """A slot descriptor of another class under a name of this one: its offset is not this
+    class's, so it must not be used to store (the descriptor refuses a foreign instance)."""
+
+    topic = Slotted.topic  # type: ignore[attr-defined]
+
+
+def test_slotted_class_filled_by_slot_and_balanced() -> None:
+    m = _msg(headers=[("a", b"b")])
+    before = sys.getrefcount(m.value()), sys.getrefcount(m.topic())
+    for _ in range(1000):
+        (r,) = _records([m], SlottedChild, "toHv", ("topic", "offset", "headers", "value"))
+        del r
+    (r,) = _records([m], SlottedChild, "toHv", ("topic", "offset", "headers", "value"))
+    assert (r.topic, r.offset, r.headers, r.value) == ("t", 7, (("a", b"b"),), b"vvv")
+    assert r.value is m.value()
+    del r
+    assert (sys.getrefcount(m.value()), sys.getrefcount(m.topic())) == before
+
+
+def test_slot_path_only_for_the_class_own_slots() -> None:
+    with pytest.raises(TypeError, match="doesn't apply"):
+        _records([_msg()], Borrowing, "t", ("topic",))
+    # a name that is not a slot: the generic setter, which refuses it on a slotted class
+    with pytest.raises(AttributeError):
+        _records([_msg()], Slotted, "tk", ("topic", "key"))
+
+
+def test_aiokafka_record_made_in_c_equals_one_made_in_python() -> None:
+    from confluent_kafka.compat.aiokafka.consumer import _LAYOUT, _NAMES
+    from confluent_kafka.compat.aiokafka.structs import ConsumerRecord
+
+    m = _msg(headers=[("a", b"b")])
+    (r,) = _records([m], ConsumerRecord, _LAYOUT, _NAMES)
+    assert r == ConsumerRecord("t", 3, 7, 99, 0, b"k", b"vvv", None, 1, 3, (("a", b"b"),))
+    assert vars(r)["value"] == b"vvv" and dataclasses.asdict(r)["offset"] == 7

@@ -905,6 +905,26 @@ fail:
 
 /* ---- building records -------------------------------------------------------------------- */
 
+/* 1 and *offset when `name` is a writable object slot of `type` (a __slots__ member of it or of
+ * a base: a descriptor of another class, assigned to a name here, has an offset valid only in
+ * that class), 0 when not, -1 with an exception set. */
+static int slot_offset(PyTypeObject *type, PyObject *name, Py_ssize_t *offset) {
+    PyObject *d = PyObject_GetAttr((PyObject *)type, name);
+    if (d == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && PyType_IsSubtype(type, PyDescr_TYPE(d)) &&
+             ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX &&
+             !(((PyMemberDescrObject *)d)->d_member->flags & READONLY);
+    if (ok)
+        *offset = ((PyMemberDescrObject *)d)->d_member->offset;
+    Py_DECREF(d);
+    return ok;
+}
+
 int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names, PyObject *by) {
     memset(spec, 0, sizeof(*spec));
     if (!PyType_Check(cls)) {
@@ -947,6 +967,15 @@ int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObje
     /* A class without a __setattr__ of its own (a data class) gets its attributes through the
      * generic setter directly: no interning of the names nor slot dispatch per field. */
     spec->setattro = spec->type->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr : NULL;
+    /* A class whose every field is a plain object slot (ConsumerRecord of the aiokafka facade)
+     * has them stored straight at their offsets, as a named tuple's items are. */
+    spec->by_slot = spec->setattro != NULL && spec->nfields <= CFL_RECORD_MAX_SLOTS;
+    for (Py_ssize_t i = 0; spec->by_slot && i < spec->nfields; i++) {
+        int slot = slot_offset(spec->type, PyTuple_GET_ITEM(names, i), &spec->slot[i]);
+        if (slot < 0)
+            return -1;
+        spec->by_slot = slot;
+    }
     spec->empty = PyTuple_New(0);
     return spec->empty != NULL ? 0 : -1;
 }
@@ -968,6 +997,10 @@ static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const
         }
         if (spec->as_tuple) {
             PyTuple_SET_ITEM(rec, i, v);
+        } else if (spec->by_slot) {
+            /* a new object no other thread has seen: its slot is empty until now */
+            PyObject **at = (PyObject **)((char *)rec + spec->slot[i]);
+            Py_XSETREF(*at, v);
         } else {
             PyObject *name = PyTuple_GET_ITEM(spec->names, i);
             int rc = spec->setattro != NULL ? spec->setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);

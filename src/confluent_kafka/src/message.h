@@ -40,6 +40,9 @@ int cfl_headers_from_py(PyObject *obj, rd_kafka_headers_t **out);
 /* A list of (str, bytes|None) from the user's headers object (list of pairs or dict). */
 PyObject *cfl_headers_normalize(PyObject *obj);
 
+/* The most fields a record class filled slot by slot may have (see by_slot). */
+#define CFL_RECORD_MAX_SLOTS 16
+
 /* How the facades' records are made from messages (see cfl_records for the layout codes). */
 typedef struct {
     PyTypeObject *type;    /* the record class */
@@ -50,6 +53,8 @@ typedef struct {
     PyObject *empty;       /* owned: () for such a class's tp_new */
     setattrofunc setattro; /* PyObject_GenericSetAttr when the class has no __setattr__ of its own */
     int as_tuple;
+    int by_slot;           /* every name is a writable object slot of the class ... */
+    Py_ssize_t slot[CFL_RECORD_MAX_SLOTS]; /* ... at these offsets in the instance */
 } CflRecordSpec;
 
 /* Check (cls, layout, names, by) and fill *spec; by may be NULL or None. 0, or -1 with an

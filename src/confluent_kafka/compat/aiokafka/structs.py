@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Dict, Generic, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
 from .errors import KafkaError
 
@@ -63,13 +63,25 @@ KT = TypeVar("KT")
 VT = TypeVar("VT")
 
 
+_RECORD_FIELDS = ("topic", "partition", "offset", "timestamp", "timestamp_type", "key", "value", "checksum",
+                  "serialized_key_size", "serialized_value_size", "headers")
+
+
 @dataclass
 class ConsumerRecord(Generic[KT, VT]):
     """A consumed record; ``key`` and ``value`` are deserialized when a deserializer was given.
 
     ``timestamp_type`` is 0 for CreateTime and 1 for LogAppendTime; ``checksum`` is always None
     (record batches of message format v2 have none per record); the sizes are -1 for None.
+
+    The fields live in slots, not in an instance dict: the consumer fills them straight from C,
+    at a third of the cost of setting the attributes of a dict-backed data class (getmany()
+    makes one per message). ``vars(record)`` and ``record.__dict__`` still give the fields by
+    name, as aiokafka's record does; that dict is a copy, and an attribute that is not a field
+    cannot be added (AttributeError). See docs/aiokafka.md, "Differences".
     """
+
+    __slots__ = _RECORD_FIELDS + ("__weakref__",)
 
     topic: str
     partition: int
@@ -82,6 +94,12 @@ class ConsumerRecord(Generic[KT, VT]):
     serialized_key_size: int
     serialized_value_size: int
     headers: Sequence[Tuple[str, bytes]]
+
+    # object.__dict__ is an attribute; here it is computed
+    @property
+    def __dict__(self) -> Dict[str, Any]:  # type: ignore[override]
+        """The fields by name (a new dict each time: changing it leaves the record as it is)."""
+        return {name: getattr(self, name) for name in _RECORD_FIELDS}
 
 
 class OffsetAndTimestamp(NamedTuple):
