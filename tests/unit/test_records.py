@@ -1,7 +1,9 @@
 """cimpl._records() / _record(): Messages into the facades' record types in one call."""
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import sys
 from collections import namedtuple
 from typing import Any, List
@@ -201,3 +203,5 @@ def test_aiokafka_record_made_in_c_equals_one_made_in_python() -> None:
     (r,) = _records([m], ConsumerRecord, _LAYOUT, _NAMES)
     assert r == ConsumerRecord("t", 3, 7, 99, 0, b"k", b"vvv", None, 1, 3, (("a", b"b"),))
     assert vars(r)["value"] == b"vvv" and dataclasses.asdict(r)["offset"] == 7
+    # slots with a computed __dict__ still pickle and copy on every supported Python
+    assert pickle.loads(pickle.dumps(r)) == r and copy.copy(r) == r and copy.deepcopy(r) == r
