@@ -1113,6 +1113,24 @@ fail:
     return NULL;
 }
 
+/* messages[i] as a strong reference (another thread, or a field's conversion, may change the
+ * list): 1 and *out, 0 when the list no longer has an item i, -1 with TypeError when it is not a
+ * Message. */
+static int message_at(cfl_state *st, PyObject *msgs, Py_ssize_t i, PyObject **out) {
+    PyObject *item = cfl_list_get_ref(msgs, i);
+    if (item == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!PyObject_TypeCheck(item, st->MessageType)) {
+        PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
+        Py_DECREF(item);
+        return -1;
+    }
+    *out = item;
+    return 1;
+}
+
 /* _records(messages, cls, layout, names=None, by=None): a list with one `cls` per Message, its
  * fields given by `layout`, one character per field (t topic, p partition, o offset, l leader
  * epoch or -1, s timestamp ms, y timestamp type - 1 (or -1), Y 1 for log-append time else 0, k
@@ -1141,16 +1159,12 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = NULL;
     Grouper g = {0};
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* A strong reference: another thread may change the list. */
-        PyObject *item = cfl_list_get_ref(msgs, i);
-        if (item == NULL) {
-            PyErr_Clear(); /* it shrank: said below */
-            break;
-        }
-        if (!PyObject_TypeCheck(item, st->MessageType)) {
-            PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
-            Py_DECREF(item);
-            goto fail;
+        PyObject *item;
+        int at = message_at(st, msgs, i, &item);
+        if (at <= 0) {
+            if (at < 0)
+                goto fail;
+            break; /* it shrank: said below */
         }
         if (spec.by != NULL) {
             int has_error;
@@ -1169,16 +1183,12 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (out == NULL)
         goto fail;
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* A strong reference: a field's conversion (or another thread) may change the list. */
-        PyObject *item = cfl_list_get_ref(msgs, i);
-        if (item == NULL) {
-            PyErr_Clear(); /* it shrank: said below */
-            break;
-        }
-        if (!PyObject_TypeCheck(item, st->MessageType)) { /* the list changed under a field's code */
-            PyErr_Format(PyExc_TypeError, "messages must hold Message, not %.100s", Py_TYPE(item)->tp_name);
-            Py_DECREF(item);
-            goto fail;
+        PyObject *item; /* checked again: a field's conversion may have changed the list */
+        int at = message_at(st, msgs, i, &item);
+        if (at <= 0) {
+            if (at < 0)
+                goto fail;
+            break; /* it shrank: said below */
         }
         MessageFields mf; /* the fields at one moment: other threads may change the Message */
         fields_get((MessageObject *)item, &mf);
