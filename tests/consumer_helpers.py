@@ -6,6 +6,7 @@ AssertionError with what it saw, never blocks the run.
 
 from __future__ import annotations
 
+import struct
 import time
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -121,6 +122,9 @@ class Member:
         self.events: List[Tuple[str, Set[int]]] = []
         self.received: List[Message] = []
         self.expected: Set[Tuple[str, int]] = set()  # assignment replayed from the callbacks
+        # The group generation this member was in when its last on_assign ran (None after a
+        # revoke or loss): the generation whose assignment the application has taken up.
+        self.assigned_generation: Optional[int] = None
         self.closed = False
 
     # rebalance callbacks ------------------------------------------------------------------
@@ -128,6 +132,7 @@ class Member:
         assert consumer is self.c, "on_assign got another consumer"
         assert all(isinstance(p, TopicPartition) for p in parts)
         self.events.append(("assign", {p.partition for p in parts}))
+        self.assigned_generation = self.generation()
         keys = {(p.topic, p.partition) for p in parts}
         if self.cooperative:
             assert not (keys & self.expected), f"{self.name}: re-assigned owned {keys & self.expected}"
@@ -138,6 +143,7 @@ class Member:
     def on_revoke(self, consumer: Consumer, parts: List[TopicPartition]) -> None:
         assert consumer is self.c, "on_revoke got another consumer"
         self.events.append(("revoke", {p.partition for p in parts}))
+        self.assigned_generation = None
         keys = {(p.topic, p.partition) for p in parts}
         if self.cooperative:
             assert keys <= self.expected, f"{self.name}: revoked {keys - self.expected} it did not own"
@@ -147,6 +153,7 @@ class Member:
 
     def on_lost(self, consumer: Consumer, parts: List[TopicPartition]) -> None:
         self.events.append(("lost", {p.partition for p in parts}))
+        self.assigned_generation = None
         self.expected -= {(p.topic, p.partition) for p in parts}
 
     def subscribe(self, topics: List[str]) -> None:
@@ -156,6 +163,22 @@ class Member:
     # driving ----------------------------------------------------------------------------
     def owned(self) -> Set[int]:
         return {tp.partition for tp in self.c.assignment()}
+
+    def generation(self) -> int:
+        """The classic-protocol group generation this member is in (-1 outside a group): the id
+        its commits carry, taken from librdkafka's serialized group metadata ("CGMDv2:", then
+        the generation as a native int32), which has no other accessor."""
+        md = self.c.consumer_group_metadata()
+        assert md[:7] == b"CGMDv2:", f"unknown consumer group metadata layout {md!r}"
+        return struct.unpack_from("=i", md, 7)[0]
+
+    def state(self) -> str:
+        """Where the member stands, for failure messages."""
+        if self.closed:
+            return f"{self.name}: closed, events {self.events}, received {len(self.received)}"
+        return (f"{self.name}: owns {sorted(self.owned())}, generation {self.generation()}, "
+                f"assigned in generation {self.assigned_generation}, events {self.events}, "
+                f"received {len(self.received)}")
 
     def step(self, timeout: float) -> None:
         if self.closed:
@@ -180,8 +203,8 @@ class Member:
                 # Say where the group stood: a commit refused for its generation means a
                 # rebalance the test did not ask for started after the last one settled.
                 raise AssertionError(
-                    f"{self.name}: commit of {m.topic()}[{m.partition()}]@{m.offset()} failed: {e}; "
-                    f"owns {sorted(self.owned())}, events {self.events}") from e
+                    f"commit of {m.topic()}[{m.partition()}]@{m.offset()} failed: {e}; "
+                    f"{self.state()}") from e
             assert [(tp.partition, tp.offset) for tp in committed] == [(m.partition(), m.offset() + 1)]
 
     def close(self) -> None:
@@ -195,8 +218,7 @@ def drive(members: Sequence[Member], until: Callable[[], bool], timeout: float, 
     deadline = t0 + timeout
     while not until():
         if time.monotonic() > deadline:
-            detail = "; ".join(f"{m.name}: owns {sorted(m.owned()) if not m.closed else 'closed'} "
-                               f"events {m.events} received {len(m.received)}" for m in members)
+            detail = "; ".join(m.state() for m in members)
             raise AssertionError(f"timed out after {timeout}s waiting for {what}: {detail}")
         for m in members:
             m.step(0.05)
@@ -222,5 +244,29 @@ def balanced(members: Sequence[Member], partitions: Set[int]) -> Callable[[], bo
         if max(sizes) - min(sizes) > 1:
             return False
         return all({p for _, p in m.expected} == m.owned() for m in members if not m.closed)
+
+    return check
+
+
+def settled(members: Sequence[Member], partitions: Set[int]) -> Callable[[], bool]:
+    """True once the rebalance is over for every open member of a classic-protocol group: the
+    assignments are ``balanced``, and all members are in the same generation and have taken up
+    their assignment of that generation (their last on_assign ran in it).
+
+    Balanced assignments alone do not say that: a member whose partitions do not move keeps them
+    (cooperative) or may not have rejoined yet, so the assignments can look final while that
+    member still waits for its JoinGroup answer in the old generation, and a commit it makes then
+    is refused (ILLEGAL_GENERATION or REBALANCE_IN_PROGRESS), as the protocol allows."""
+    is_balanced = balanced(members, partitions)
+
+    def check() -> bool:
+        if not is_balanced():
+            return False
+        open_members = [m for m in members if not m.closed]
+        gens = {m.generation() for m in open_members}
+        if len(gens) != 1:
+            return False
+        gen = gens.pop()
+        return gen >= 0 and all(m.assigned_generation == gen for m in open_members)
 
     return check

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from typing import Any, Callable, Iterator, List
@@ -33,6 +34,8 @@ def make_producer(kafka_bootstrap: str) -> Iterator[Callable[..., Producer]]:
 
 @pytest.fixture
 def make_consumer(kafka_bootstrap: str) -> Iterator[Callable[..., Consumer]]:
+    """Consumers on the test broker. ``IT_CONSUMER_DEBUG=cgrp`` (any librdkafka ``debug`` value)
+    in the environment makes them log to stderr, e.g. to see why a group rebalanced."""
     yield from client_factory(Consumer, lambda: {
         "bootstrap.servers": kafka_bootstrap,
         "group.id": f"it-{uuid.uuid4().hex[:12]}",
@@ -40,6 +43,7 @@ def make_consumer(kafka_bootstrap: str) -> Iterator[Callable[..., Consumer]]:
         "auto.offset.reset": "earliest",
         "session.timeout.ms": 6000,
         "heartbeat.interval.ms": 1000,
+        **({"debug": os.environ["IT_CONSUMER_DEBUG"]} if os.environ.get("IT_CONSUMER_DEBUG") else {}),
     })
 
 

@@ -14,8 +14,8 @@ from typing import Callable, List, Set
 import pytest
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
-from consumer_helpers import (Member, balanced, batch, drive, expect_quiet, flat, produce_values,
-                              read_messages, tps)
+from consumer_helpers import (Member, batch, drive, expect_quiet, flat, produce_values, read_messages,
+                              settled, tps)
 
 pytestmark = pytest.mark.integration
 
@@ -64,7 +64,7 @@ def test_group_split_rebalance_and_exactly_once(kafka_bootstrap: str, unique_top
     a = Member("a", make_consumer(conf), cooperative)
     a.subscribe([topic])
     assert a.c.subscription() == [topic]
-    drive([a], lambda: total(a) == 20 and balanced([a], PARTS)(), JOIN, "a alone")
+    drive([a], lambda: total(a) == 20 and settled([a], PARTS)(), JOIN, "a alone")
     assert a.owned() == PARTS
     member_id = a.c.memberid()
     assert isinstance(member_id, str) and member_id
@@ -73,7 +73,7 @@ def test_group_split_rebalance_and_exactly_once(kafka_bootstrap: str, unique_top
     since_a = len(a.events)
     b = Member("b", make_consumer(conf), cooperative)
     b.subscribe([topic])
-    drive([a, b], balanced([a, b], PARTS), JOIN, "a and b to split the partitions")
+    drive([a, b], settled([a, b], PARTS), JOIN, "a and b to split the partitions")
     assert (len(a.owned()), len(b.owned())) == (2, 2)
     _check_handover(a, since_a, cooperative, "when b joined")
     assert total(a, b) == 20, f"re-delivered after the rebalance: {[m.value() for m in b.received]}"
@@ -85,7 +85,7 @@ def test_group_split_rebalance_and_exactly_once(kafka_bootstrap: str, unique_top
     since_a, since_b = len(a.events), len(b.events)
     c = Member("c", make_consumer(conf), cooperative)
     c.subscribe([topic])
-    drive([a, b, c], balanced([a, b, c], PARTS), JOIN, "three members to split")
+    drive([a, b, c], settled([a, b, c], PARTS), JOIN, "three members to split")
     assert sorted(len(m.owned()) for m in (a, b, c)) == [1, 1, 2]
     _check_handover(a, since_a, cooperative, "when c joined")
     _check_handover(b, since_b, cooperative, "when c joined")
@@ -100,7 +100,7 @@ def test_group_split_rebalance_and_exactly_once(kafka_bootstrap: str, unique_top
     c.close()
     c_evs = _new_events(c, since_c)
     assert c_evs and c_evs[-1] == ("revoke", c_owned), f"close() must revoke {c_owned}: {c_evs}"
-    drive([a, b], balanced([a, b], PARTS), JOIN, "a and b to take over c's partitions")
+    drive([a, b], settled([a, b], PARTS), JOIN, "a and b to take over c's partitions")
     _check_handover(a, since_a, cooperative, "when c left")
     _check_handover(b, since_b, cooperative, "when c left")
     assert total(a, b, c) == 60, "re-delivered after c left"

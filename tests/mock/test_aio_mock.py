@@ -87,7 +87,11 @@ def test_delivery_error_fails_the_future_and_the_batch_entry(mock_cluster: Any) 
     mock_cluster.create_topic("errs", 1)
 
     async def main() -> None:
-        conf = {"bootstrap.servers": mock_cluster.bootstrap_servers, "message.timeout.ms": 300}
+        # The first message waits, partition unknown, for the topic's metadata; the report says
+        # _UNKNOWN_PARTITION only if that metadata comes before message.timeout.ms runs out
+        # (else _MSG_TIMED_OUT). On a loaded machine it can take over a second: keep the timeout
+        # far above that (run() bounds the test anyway).
+        conf = {"bootstrap.servers": mock_cluster.bootstrap_servers, "message.timeout.ms": 30_000}
         async with AIOProducer(conf) as p:
             fut = await p.produce("errs", b"x", partition=5)  # the topic has one partition
             with pytest.raises(KafkaException) as ei:
