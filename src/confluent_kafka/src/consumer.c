@@ -638,6 +638,10 @@ static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, P
     CflRecordSpec spec;
     if (cfl_record_spec(&spec, args[1], args[2], args[3], args[4]) < 0)
         return NULL;
+    if (cfl_record_spec_slots(&spec) < 0) {
+        cfl_record_spec_release(&spec);
+        return NULL;
+    }
     PyObject *out = NULL;
     if (want == 0 || cfl_consumer_stash_size(self) > 0) { /* the stash read in a critical section */
         out = want == 0 ? PyList_New(0) : cfl_consumer_fetch(self, want, 0);

@@ -967,17 +967,19 @@ int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObje
     /* A class without a __setattr__ of its own (a data class) gets its attributes through the
      * generic setter directly: no interning of the names nor slot dispatch per field. */
     spec->setattro = spec->type->tp_setattro == PyObject_GenericSetAttr ? PyObject_GenericSetAttr : NULL;
-    /* A class whose every field is a plain object slot (ConsumerRecord of the aiokafka facade)
-     * has them stored straight at their offsets, as a named tuple's items are. */
-    spec->by_slot = spec->setattro != NULL && spec->nfields <= CFL_RECORD_MAX_SLOTS;
+    spec->empty = PyTuple_New(0);
+    return spec->empty != NULL ? 0 : -1;
+}
+
+int cfl_record_spec_slots(CflRecordSpec *spec) {
+    spec->by_slot = !spec->as_tuple && spec->setattro != NULL && spec->nfields <= CFL_RECORD_MAX_SLOTS;
     for (Py_ssize_t i = 0; spec->by_slot && i < spec->nfields; i++) {
-        int slot = slot_offset(spec->type, PyTuple_GET_ITEM(names, i), &spec->slot[i]);
+        int slot = slot_offset(spec->type, PyTuple_GET_ITEM(spec->names, i), &spec->slot[i]);
         if (slot < 0)
             return -1;
         spec->by_slot = slot;
     }
-    spec->empty = PyTuple_New(0);
-    return spec->empty != NULL ? 0 : -1;
+    return 0;
 }
 
 void cfl_record_spec_release(CflRecordSpec *spec) { Py_CLEAR(spec->empty); }
@@ -1155,6 +1157,10 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     CflRecordSpec spec;
     if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, nargs > 4 ? args[4] : NULL) < 0)
         return NULL;
+    if (cfl_record_spec_slots(&spec) < 0) {
+        cfl_record_spec_release(&spec);
+        return NULL;
+    }
     Py_ssize_t n = PyList_GET_SIZE(msgs);
     PyObject *out = NULL;
     Grouper g = {0};

@@ -61,6 +61,11 @@ typedef struct {
  * exception set. cfl_record_spec_release() once done. */
 int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names, PyObject *by);
 void cfl_record_spec_release(CflRecordSpec *spec);
+/* For a spec that makes many records: when every field of the class is a writable object slot
+ * of its own (ConsumerRecord of the aiokafka facade), the records get their fields stored at the
+ * slots' offsets, as a named tuple's items are, instead of by setattr (finding the offsets costs
+ * about as much as setting one record's attributes). 0, or -1 with an exception set. */
+int cfl_record_spec_slots(CflRecordSpec *spec);
 
 /* The records of n fetched records without an error (a list, or with spec->by a dict of lists),
  * made without a Message per record. topic_of(ctx, rkm) gives the topic str of a record with a
