@@ -132,7 +132,7 @@ def observe_record(prefix, r):
         "asdict": sorted(dataclasses.asdict(r)), "astuple_len": len(dataclasses.astuple(r)),
         "fields": [f.name for f in dataclasses.fields(r)], "is_dataclass": dataclasses.is_dataclass(r),
         "replace": dataclasses.replace(r, offset=9).offset, "copy": copy.copy(r) == r,
-        "deepcopy": copy.deepcopy(r) == r, "pickle": pickle.loads(pickle.dumps(r)) == r,
+        "deepcopy": copy.deepcopy(r) == r, "pickle": [pickle.loads(pickle.dumps(r, proto)) == r for proto in range(pickle.HIGHEST_PROTOCOL + 1)],
         "weakref": weakref.ref(r)() is r, "hash": outcome(lambda: hash(r)), "repr": repr(r)[:40],
         "match_args": list(type(r).__match_args__), "eq_other": r == dataclasses.replace(r, key=b"other"),
         "set_field": outcome(lambda: setattr(r, "partition", r.partition)),

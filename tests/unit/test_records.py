@@ -204,4 +204,5 @@ def test_aiokafka_record_made_in_c_equals_one_made_in_python() -> None:
     assert r == ConsumerRecord("t", 3, 7, 99, 0, b"k", b"vvv", None, 1, 3, (("a", b"b"),))
     assert vars(r)["value"] == b"vvv" and dataclasses.asdict(r)["offset"] == 7
     # slots with a computed __dict__ still pickle and copy on every supported Python
-    assert pickle.loads(pickle.dumps(r)) == r and copy.copy(r) == r and copy.deepcopy(r) == r
+    assert all(pickle.loads(pickle.dumps(r, proto)) == r for proto in range(pickle.HIGHEST_PROTOCOL + 1))
+    assert copy.copy(r) == r and copy.deepcopy(r) == r

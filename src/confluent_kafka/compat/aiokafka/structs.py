@@ -101,6 +101,15 @@ class ConsumerRecord(Generic[KT, VT]):
         """The fields by name (a new dict each time: changing it leaves the record as it is)."""
         return {name: getattr(self, name) for name in _RECORD_FIELDS}
 
+    # Pickling by every protocol (0 and 1 refuse a slotted class without these), as aiokafka's
+    # record pickles.
+    def __getstate__(self) -> Dict[str, Any]:
+        return self.__dict__
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
 
 class OffsetAndTimestamp(NamedTuple):
     """An offset found by ``offsets_for_times()`` and the timestamp of its record."""
