@@ -5,6 +5,9 @@
 #   scripts/matrix.sh                                (make matrix)
 #   MATRIX_VERSIONS="3.13 3.14t" scripts/matrix.sh
 #
+# Several invocations may run at once on different versions (each version has its own directory);
+# give each its own MATRIX_RESULTS file (default build/matrix/results.md) for the rows it records.
+#
 # Interpreters: X.Y is the newest pyenv CPython X.Y.Z when pyenv has one; otherwise, and for
 # every free-threaded X.Yt, scripts/install-python.sh builds it once into its cache (see there;
 # the build's duration is shown when it happened in this run).
@@ -133,7 +136,7 @@ results=()
 skipped_reqs=()
 failed=0
 # Each row is also appended to this file as soon as it is known.
-rows="build/matrix/results.md"
+rows="${MATRIX_RESULTS:-build/matrix/results.md}"
 mkdir -p build/matrix
 : >"$rows"
 add_row() { results+=("$1"); printf '%s\n' "$1" >>"$rows"; }
