@@ -11,24 +11,32 @@ through ctypes with the same kind of format and return the message it raises.
 from __future__ import annotations
 
 import ctypes
+from typing import Sequence
 
 
-def unexpected_keyword_text(name: str) -> str:
+# PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, ...): the fixed parameters are
+# declared, so ctypes passes the output pointers after them as C variadic arguments (which
+# matters where those go elsewhere than fixed ones, as on Apple's arm64).
+_PARSE = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.py_object, ctypes.c_char_p,
+                           ctypes.POINTER(ctypes.c_char_p))(("PyArg_ParseTupleAndKeywords", ctypes.pythonapi))
+
+
+def unexpected_keyword_text(name: str, keywords: Sequence[str] = ("a",)) -> str:
     """The TypeError text ``PyArg_ParseTupleAndKeywords`` gives, in this interpreter, for an
-    unknown keyword argument ``name`` passed to an unnamed C function.
+    unknown keyword argument ``name`` passed to an unnamed C function whose parameters are
+    ``keywords`` (from 3.13 on it suggests the closest of them: "Did you mean 'y'?").
 
     :param name: the unknown keyword.
+    :param keywords: the function's parameter names, in order (all optional here).
     :returns: the exception's text, e.g. "this function got an unexpected keyword argument 'x'".
     :raises AssertionError: if the call does not fail as expected.
     """
-    parse = ctypes.pythonapi.PyArg_ParseTupleAndKeywords
-    parse.restype = ctypes.c_int
-    keywords = (ctypes.c_char_p * 2)(b"a", None)  # one optional parameter "a", NULL-terminated
-    target = ctypes.py_object()
+    assert name not in keywords
+    kwlist = (ctypes.c_char_p * (len(keywords) + 1))(*(k.encode() for k in keywords), None)
+    targets = [ctypes.py_object() for _ in keywords]
     try:
-        # ctypes.pythonapi holds the GIL for the call and raises the error the function set.
-        parse(ctypes.py_object(()), ctypes.py_object({name: 1}), ctypes.c_char_p(b"|O"), keywords,
-              ctypes.byref(target))
+        # A PYFUNCTYPE function holds the GIL for the call and raises the error it set.
+        _PARSE((), {name: 1}, b"|" + b"O" * len(keywords), kwlist, *(ctypes.byref(t) for t in targets))
     except TypeError as exc:
         return str(exc)
     raise AssertionError(f"PyArg_ParseTupleAndKeywords accepted the unknown keyword {name!r}")
