@@ -237,6 +237,11 @@ def test_third_party_imports_and_missing_ones_are_found() -> None:
         "no_such_top", "pytest.no_such_part"]
 
 
+# Subpackages built on an optional package's classes: without it they would subclass Any, which
+# strict mode refuses, so they are not checked where it is missing (pyspark 4.3 needs 3.11).
+SUBCLASSED = {"pyspark": "confluent_kafka.spark"}
+
+
 def test_package_itself_is_mypy_strict_clean(tmp_path: pathlib.Path) -> None:
     pytest.importorskip("mypy")
     # An optional dependency not installed for this interpreter would be an import-not-found
@@ -245,7 +250,8 @@ def test_package_itself_is_mypy_strict_clean(tmp_path: pathlib.Path) -> None:
     missing = _missing_modules(_imported_third_party_modules())
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nstrict = True\n" + "".join(
-        f"\n[mypy-{name},{name}.*]\nignore_missing_imports = True\n" for name in missing))
+        f"\n[mypy-{name},{name}.*]\nignore_missing_imports = True\n" for name in missing) + "".join(
+        f"\n[mypy-{sub},{sub}.*]\nignore_errors = True\n" for name, sub in SUBCLASSED.items() if name in missing))
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--config-file", str(config), "--no-incremental",
          "--cache-dir", str(tmp_path / ".mypy_cache"), "-p", "confluent_kafka"],
