@@ -5,15 +5,19 @@
 #   scripts/matrix.sh                                (make matrix)
 #   MATRIX_VERSIONS="3.13 3.14t" scripts/matrix.sh
 #
+# Several invocations may run at once on different versions (each version has its own directory);
+# give each its own MATRIX_RESULTS file (default build/matrix/results.md) for the rows it records.
+#
 # Interpreters: X.Y is the newest pyenv CPython X.Y.Z when pyenv has one; otherwise, and for
 # every free-threaded X.Yt, scripts/install-python.sh builds it once into its cache (see there;
 # the build's duration is shown when it happened in this run).
 #
 # Free-threaded builds: the "GIL" column is sys._is_gil_enabled() right after `import
-# confluent_kafka` in a plain interpreter. While the extension does not declare that it runs
-# without the GIL, that import turns the GIL back on (and CPython prints a RuntimeWarning): the
-# column then says "ON after import". The tests themselves always run with the GIL really off
-# (PYTHON_GIL=0, which child interpreters inherit), and the column says so ("off, forced").
+# confluent_kafka` in a plain interpreter: "off", as the extension declares Py_MOD_GIL_NOT_USED.
+# Were an import to turn the GIL back on (an extension without that declaration; CPython then
+# prints a RuntimeWarning), the column would say "ON after import". The tests themselves always
+# run with the GIL really off (PYTHON_GIL=0, which child interpreters inherit), and the column
+# then says so ("tests: GIL off, forced").
 # MATRIX_FT_DEFAULT_GIL=1 runs them with the interpreter's default behaviour instead.
 #
 # Requirements: the test extra from pyproject.toml. A requirement that has no wheel for a new
@@ -133,7 +137,7 @@ results=()
 skipped_reqs=()
 failed=0
 # Each row is also appended to this file as soon as it is known.
-rows="build/matrix/results.md"
+rows="${MATRIX_RESULTS:-build/matrix/results.md}"
 mkdir -p build/matrix
 : >"$rows"
 add_row() { results+=("$1"); printf '%s\n' "$1" >>"$rows"; }

@@ -73,6 +73,10 @@ def _records(messages: List[Message], cls: type, layout: str, names: Optional[Tu
 def _record(message: Message, cls: type, layout: str, names: Optional[Tuple[str, ...]] = None, /) -> Any:
     """``_records([message], cls, layout, names)[0]``."""
 
+def _check_keywords(names: Tuple[str, ...], kwargs: Dict[str, Any], /) -> None:
+    """Raise the TypeError this interpreter's ``PyArg_ParseTupleAndKeywords`` raises for a keyword
+    of ``kwargs`` not in ``names`` (at most 16); None when every one is known."""
+
 class KafkaError:
     """One error: a librdkafka or broker error code with its text and flags.
 

@@ -35,12 +35,13 @@ def test_on_own_thread_returns_the_result_and_keeps_the_loop_running() -> None:
         finally:
             ticker.cancel()
 
-    before = threading.active_count()
     assert run(main) == "done"
     assert callers[0] is not threading.main_thread() and callers[0].name == "probe"
     assert len(ticks) >= 5  # the loop ran while the call blocked its thread
     callers[0].join(5)
-    assert threading.active_count() == before
+    # Its own thread ended (not a count of all threads: another test's may end meanwhile).
+    assert not callers[0].is_alive()
+    assert callers[0] not in threading.enumerate()
 
 
 def test_on_own_thread_raises_what_the_call_raised() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 
 import pytest
 
@@ -170,3 +171,30 @@ class TestMetadataClasses:
         md.brokers = {1: BrokerMetadata()}
         assert str(md) == "abc"
         assert repr(md) == "ClusterMetadata(abc)"  # upstream's form
+
+
+def test_check_keywords_words_an_unknown_keyword_as_the_interpreter_does() -> None:
+    from confluent_kafka.cimpl import _check_keywords
+
+    from cpython_texts import unexpected_keyword_text
+
+    assert _check_keywords(("a", "timeout"), {}) is None
+    with pytest.raises(TypeError) as info:
+        _check_keywords(("a", "timeout"), {"tmout": 1})
+    if sys.version_info >= (3, 13):
+        assert str(info.value) == "this function got an unexpected keyword argument 'tmout'. Did you mean 'timeout'?"
+    else:
+        assert str(info.value) == "'tmout' is an invalid keyword argument for this function"
+    assert _check_keywords(("a", "timeout"), {"timeout": None, "a": 1}) is None
+    for name in ("tmout", "bogus"):
+        with pytest.raises(TypeError) as info:
+            _check_keywords(("a", "timeout"), {"timeout": 1, name: 2})
+        assert str(info.value) == unexpected_keyword_text(name, ["a", "timeout"])
+    with pytest.raises(TypeError, match="names must be str"):
+        _check_keywords(("a", 1), {"b": 1})
+    with pytest.raises(ValueError, match="at most 16"):
+        _check_keywords(tuple(f"k{i}" for i in range(17)), {})
+    with pytest.raises(TypeError):
+        _check_keywords(["a"], {})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _check_keywords(("a",))  # type: ignore[call-arg]

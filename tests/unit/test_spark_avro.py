@@ -11,6 +11,8 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
+from optional import needs_numpy
+
 pytest.importorskip("pyspark", reason="pyspark is in the test extra")
 pytest.importorskip("fastavro", reason="the avro extra is not installed")
 
@@ -355,6 +357,7 @@ FULL = {"b": True, "i": -5, "l": 1 << 40, "f": 1.5, "d": 2.25, "s": "hé", "by":
         "m": {"k": WHEN}, "nested": {"x": 1, "c": "RED"}, "il": 7, "cu": "str", "two": {"y": "why"}}
 
 
+@needs_numpy
 def test_every_avro_type_decodes_into_its_spark_column(registry: Any) -> None:
     other = dict(FULL, nested=None, cu=[1, 2], two={"x": 3, "c": "GREEN"}, arr=[], il=-(1 << 40), m={})
     data = serialize(registry, ALL_TYPES, [FULL, None, other])
@@ -378,6 +381,7 @@ V2 = record("User", field("name", "string"), field("age", "long"),
             field("email", ["null", "string"], default=None), namespace="ex")
 
 
+@needs_numpy
 def test_older_writer_schemas_are_read_into_the_planned_reader_schema(registry: Any) -> None:
     old = serialize(registry, V1, [{"name": "ann", "age": 30}])
     new = serialize(registry, V2, [{"name": "bob", "age": 1 << 33, "email": "b@x"}])
@@ -392,6 +396,7 @@ def test_older_writer_schemas_are_read_into_the_planned_reader_schema(registry: 
         {"name": "ann", "age": 30, "email": None}]
 
 
+@needs_numpy
 def test_a_writer_schema_the_reader_cannot_resolve_is_malformed(registry: Any) -> None:
     new = serialize(registry, V2, [{"name": "bob", "age": 5, "email": None}])
     v1 = registry.register_schema("old-value", Schema(json.dumps(V1), "AVRO"))
@@ -404,6 +409,7 @@ def test_a_writer_schema_the_reader_cannot_resolve_is_malformed(registry: Any) -
 BAD = [b"{\"json\": 1}", b"\x00\x00\x00\x03\xe7abc", b"\x00\x00", None]
 
 
+@needs_numpy
 def test_failfast_names_topic_partition_offset_and_why(registry: Any) -> None:
     good = serialize(registry, V1, [{"name": "ann", "age": 30}])
     decoder = BatchDecoder(registry_options(), {"value": resolve(registry, 1)}, registry)
@@ -418,6 +424,7 @@ def test_failfast_names_topic_partition_offset_and_why(registry: Any) -> None:
                 "shorter than the 5-byte"][position] in text
 
 
+@needs_numpy
 def test_truncated_payload_is_malformed_and_named(registry: Any) -> None:
     good = serialize(registry, V1, [{"name": "ann", "age": 30}])[0] or b""
     decoder = BatchDecoder(registry_options(), {"value": resolve(registry, 1)}, registry)
@@ -425,6 +432,7 @@ def test_truncated_payload_is_malformed_and_named(registry: Any) -> None:
         decoder(kafka_batch([good[:7], good]))
 
 
+@needs_numpy
 def test_permissive_nulls_and_dropmalformed_drops(registry: Any) -> None:
     good = serialize(registry, V1, [{"name": "ann", "age": 30}, {"name": "bob", "age": 31}])
     values = [good[0]] + BAD + [good[1]]
@@ -442,6 +450,7 @@ def test_permissive_nulls_and_dropmalformed_drops(registry: Any) -> None:
         "value").to_pylist() == [{"name": "ann", "age": 30}, {"name": "bob", "age": 31}, {"name": "ann", "age": 30}]
 
 
+@needs_numpy
 def test_keys_decode_too_and_a_bad_key_drops_the_row(registry: Any) -> None:
     keys = serialize(registry, "string", ["k1", "k2"], field_name=MessageField.KEY)
     values = serialize(registry, V1, [{"name": "ann", "age": 30}, {"name": "bob", "age": 31}])
@@ -458,6 +467,7 @@ def test_keys_decode_too_and_a_bad_key_drops_the_row(registry: Any) -> None:
         BatchDecoder(registry_options(), resolved, registry)(kafka_batch(values, [keys[0], b"plain"]))
 
 
+@needs_numpy
 def test_schemas_with_references_decode(registry: Any) -> None:
     from confluent_kafka.schema_registry import SchemaReference
 
@@ -482,6 +492,7 @@ def test_schemas_with_references_decode(registry: Any) -> None:
     assert out.column("value").to_pylist() == [{"name": "n", "home": {"city": "a"}, "work": {"city": "b"}}]
 
 
+@needs_numpy
 def test_encoding_round_trips_every_type(registry: Any) -> None:
     data = serialize(registry, ALL_TYPES, [FULL, None])
     resolved = {"value": resolve(registry, 1)}
@@ -493,6 +504,7 @@ def test_encoding_round_trips_every_type(registry: Any) -> None:
     assert encoded.column("value").to_pylist() == data  # byte for byte what the serializer wrote
 
 
+@needs_numpy
 def test_encoding_a_column_with_fewer_fields_uses_defaults_and_checks_fit(registry: Any) -> None:
     sid = registry.register_schema("orders-value", Schema(json.dumps(V2), "AVRO"))
     resolved = ResolvedSchema("value", sid, self_contained(registry.get_schema(sid), registry, "t"))

@@ -13,6 +13,8 @@ from typing import Any, Dict, List, Optional
 
 import pytest
 
+from optional import needs_numpy
+
 pytest.importorskip("pyspark", reason="pyspark is in the test extra")
 pytest.importorskip("google.protobuf", reason="the protobuf extra is not installed")
 pytest.importorskip("jsonschema", reason="the json extra is not installed")
@@ -141,6 +143,7 @@ def test_spark_to_json_schema_reads_back_as_the_same_type() -> None:
     assert back.simpleString() == dtype.simpleString()
 
 
+@needs_numpy
 def test_json_lines_frames_each_payload_and_flattens_line_breaks() -> None:
     import numpy as np
 
@@ -151,6 +154,7 @@ def test_json_lines_frames_each_payload_and_flattens_line_breaks() -> None:
     assert json_lines(data, starts, lengths) == b'{"v":{ "a": 1}}\n{"v":[]}\n{"v":}\n'
 
 
+@needs_numpy
 def test_object_lines_turns_each_framing_into_a_line_break() -> None:
     import numpy as np
 
@@ -163,6 +167,7 @@ def test_object_lines_turns_each_framing_into_a_line_break() -> None:
     assert object_lines(data, starts, lengths) == b'    \n{ "a": 1}    \n{}'
 
 
+@needs_numpy
 def test_json_objects_with_line_breaks_decode_on_the_fast_path(registry: Any) -> None:
     schema = {"type": "object", "properties": {"a": {"type": "integer"}, "s": {"type": "string"}}}
     header = b"\x00" + registry.register_schema("orders-value", Schema(json.dumps(schema), "JSON")).to_bytes(4, "big")
@@ -172,6 +177,7 @@ def test_json_objects_with_line_breaks_decode_on_the_fast_path(registry: Any) ->
     assert decoder(kafka_batch(values)).column("value").to_pylist() == [{"a": 1, "s": "x\ny"}, {"a": None, "s": None}]
 
 
+@needs_numpy
 def test_json_batch_decodes_and_names_bad_records(registry: Any) -> None:
     ser = JSONSerializer(json.dumps(ORDER_JSON), registry)
     good = [ser({"id": i, "name": None if i % 3 == 0 else f"n{i}", "when": "2024-05-01T12:00:00.5Z",
@@ -200,6 +206,7 @@ def test_json_batch_decodes_and_names_bad_records(registry: Any) -> None:
         BatchDecoder(read_options("json"), resolved)(kafka_batch([b"\x00\x00\x0f\x42\x40{}"]))
 
 
+@needs_numpy
 def test_json_decodes_maps_and_free_form_values_per_record(registry: Any) -> None:
     schema = {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "integer"}},
                                                "any": {}, "raw": {"type": "string", "contentEncoding": "base64"}}}
@@ -289,6 +296,7 @@ ORDER_SPARK = ("struct<id:bigint,customer:string,amount:double,placed:timestamp,
                "big:decimal(20,0)>")
 
 
+@needs_numpy
 def test_batch_bytes_is_a_repeated_field_of_the_payloads() -> None:
     import numpy as np
 
@@ -299,6 +307,7 @@ def test_batch_bytes_is_a_repeated_field_of_the_payloads() -> None:
     assert batch_bytes(data, starts, lengths) == b"\x0a\x00" + b"\x0a\xc8\x01" + b"x" * 200 + b"\x0a\x03abc"
 
 
+@needs_numpy
 def test_protobuf_batch_decodes_every_kind_of_field(registry: Any) -> None:
     ser = ProtobufSerializer(order_types()["Order"], registry, {"use.deprecated.format": False})
     values = [ser(order(i), CTX) for i in range(300)] + [None]
@@ -314,6 +323,7 @@ def test_protobuf_batch_decodes_every_kind_of_field(registry: Any) -> None:
     assert rows[0]["note"] is None and rows[0]["status"] == "NEW" and rows[0]["lines"] == []
 
 
+@needs_numpy
 def test_protobuf_bad_records_and_other_message_types(registry: Any) -> None:
     ser = ProtobufSerializer(order_types()["Order"], registry, {"use.deprecated.format": False})
     good = ser(order(1), CTX)
@@ -342,6 +352,7 @@ def order_file_with_other() -> bytes:
     return f.SerializeToString()
 
 
+@needs_numpy
 def test_protobuf_write_round_trips_bytes_and_derives_schemas(registry: Any) -> None:
     ser = ProtobufSerializer(order_types()["Order"], registry, {"use.deprecated.format": False})
     values = [ser(order(i), CTX) for i in range(20)]

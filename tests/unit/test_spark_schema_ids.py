@@ -13,6 +13,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
+from optional import needs_numpy
+
 pytest.importorskip("pyspark", reason="pyspark is in the test extra")
 pytest.importorskip("fastavro", reason="the avro extra is not installed")
 pytest.importorskip("google.protobuf", reason="the protobuf extra is not installed")
@@ -99,6 +101,7 @@ def ids_of(value: Optional[Dict[str, Any]], fmt: str) -> Optional[Tuple[int, str
     return (value["id"], value["customer" if fmt == "protobuf" else "name"])
 
 
+@needs_numpy
 @pytest.mark.parametrize("fmt", ["avro", "json", "protobuf"])
 def test_reads_every_way_a_record_names_its_schema(registry: Any, fmt: str) -> None:
     classic, by_header, make = serializers(fmt, registry)
@@ -135,6 +138,7 @@ def test_reads_every_way_a_record_names_its_schema(registry: Any, fmt: str) -> N
     assert 1 in why and 8 not in why
 
 
+@needs_numpy
 def test_guid_the_registry_does_not_hold_and_bad_headers_are_malformed(registry: Any) -> None:
     classic, _, make = serializers("avro", registry)
     good = classic(make(1), SerializationContext(TOPIC, MessageField.VALUE))
@@ -177,6 +181,7 @@ def deserializer(fmt: str, registry: Any) -> Any:
     return ProtobufDeserializer(order_types()["Order"], {"use.deprecated.format": False})
 
 
+@needs_numpy
 @pytest.mark.parametrize("fmt", ["avro", "json", "protobuf"])
 @pytest.mark.parametrize("how", [{}, {"valueSchemaIdType": "guid"}, {"valueSchemaIdSerializer": "header"},
                                  {"valueSchemaIdSerializer": "header", "valueSchemaIdType": "id"}])
@@ -215,6 +220,7 @@ def test_writes_are_read_by_the_librarys_dual_deserializer(registry: Any, fmt: s
     assert not any(h["key"] == "__value_schema_id" for h in headers[3] or [])  # a null value names no schema
 
 
+@needs_numpy
 def test_add_headers_appends_in_order_after_the_rows_own() -> None:
     entry = pa.struct([pa.field("key", pa.string()), pa.field("value", pa.binary())])
     own = pa.array([[{"key": "a", "value": b"1"}, {"key": "b", "value": None}], None, []],

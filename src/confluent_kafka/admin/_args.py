@@ -15,6 +15,8 @@ import operator
 import struct
 from typing import Any, Dict, Optional, Sequence, Tuple
 
+from ..cimpl import _check_keywords
+
 _FLT_MAX = 3.4028234663852886e38
 _INT_MIN, _INT_MAX = -(2 ** 31), 2 ** 31 - 1
 _LONG_MIN, _LONG_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -92,9 +94,9 @@ def parse(kwargs: Dict[str, Any], positional: Sequence[str], keywords: Sequence[
         value = kwargs[name]
         out[name] = as_float(value) if fmt == "f" else as_int(value) if fmt == "i" else value
     known = {name for name, _ in keywords}
-    for name in kwargs:
-        if name not in known:
-            raise TypeError(f"'{name}' is an invalid keyword argument for this function")
+    if any(name not in known for name in kwargs):
+        # The interpreter words this one (it changed in 3.13, and suggests a close name since).
+        _check_keywords(tuple(positional) + tuple(name for name, _ in keywords), kwargs)
     return out
 
 

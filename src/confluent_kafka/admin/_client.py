@@ -26,6 +26,7 @@ from ..cimpl import (
     NewTopic,
     TopicPartition,
     _AdminClientImpl,
+    _check_keywords,
 )
 from . import _args
 from ._acl import AclBinding, AclBindingFilter, AclOperation, AclPermissionType
@@ -1195,10 +1196,9 @@ def _list_groups_args(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Tuple[Op
         if name in given:
             raise TypeError(f"argument for function given by name ('{name}') and position "
                             f"({names.index(name) + 1})")
-    for name, value in kwargs.items():
-        if name not in names:
-            raise TypeError(f"'{name}' is an invalid keyword argument for this function")
-        given[name] = value
+    if any(name not in names for name in kwargs):
+        _check_keywords(names, kwargs)  # the interpreter's own words for an unknown keyword
+    given.update(kwargs)
     group = given.get("group")
     if group is not None and not isinstance(group, str):
         raise TypeError(f"argument 1 must be str or None, not {type(group).__name__}")

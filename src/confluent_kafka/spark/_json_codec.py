@@ -364,7 +364,8 @@ def json_lines(data: Any, starts: Any, lengths: Any, skip: int = _framing.HEADER
     end = out_starts + len(_PREFIX) + sizes
     out[end] = _SUFFIX[0]
     out[end + 1] = _SUFFIX[1]
-    return out.tobytes()
+    framed: bytes = out.tobytes()  # typed even where numpy is missing and mypy sees Any
+    return framed
 
 
 def object_lines(data: Any, starts: Any, lengths: Any) -> bytes:

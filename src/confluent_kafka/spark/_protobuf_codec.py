@@ -400,7 +400,8 @@ def batch_bytes(data: Any, starts: Any, lengths: Any) -> bytes:
         within = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         out[np.repeat(out_starts + 1 + k, sizes) + within] = data[np.repeat(np.asarray(starts, np.int64), sizes)
                                                                   + within]
-    return out.tobytes()
+    framed: bytes = out.tobytes()  # typed even where numpy is missing and mypy sees Any
+    return framed
 
 
 class ColumnDecoder:

@@ -178,7 +178,7 @@ static PyObject *dr_topic_partition(PyObject *spec, PyObject *topic, PyObject *p
             }
         }
     }
-    PyObject *tp = tp_type->tp_alloc(tp_type, 2);
+    PyObject *tp = cfl_tuple_subtype_alloc(tp_type, 2);
     if (tp == NULL) {
         Py_XDECREF(by_part);
         return NULL;
@@ -209,7 +209,7 @@ fail:
  * without a Message. 0, or -1 with an exception set. GIL held. */
 static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
     PyTypeObject *rm_type = (PyTypeObject *)PyTuple_GET_ITEM(ref->callback, 0);
-    PyObject *rm = rm_type->tp_alloc(rm_type, 7);
+    PyObject *rm = cfl_tuple_subtype_alloc(rm_type, 7);
     if (rm == NULL)
         return -1;
     /* rm owns every item from here; a NULL one is skipped on release */

@@ -870,7 +870,7 @@ static int group_add(Grouper *g, PyTypeObject *by, const MessageFields *m, PyObj
             goto fail;
     }
     if (!same) {
-        PyObject *key = by->tp_alloc(by, 2);
+        PyObject *key = cfl_tuple_subtype_alloc(by, 2);
         PyObject *part = m->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(m->partition);
         if (key == NULL || part == NULL) {
             Py_XDECREF(key);
@@ -988,7 +988,7 @@ void cfl_record_spec_release(CflRecordSpec *spec) { Py_CLEAR(spec->empty); }
  * (fields_get) for a Message other threads may see, or NULL with an exception set. */
 static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const MessageFields *f) {
     PyTypeObject *type = spec->type;
-    PyObject *rec = spec->as_tuple ? type->tp_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
+    PyObject *rec = spec->as_tuple ? cfl_tuple_subtype_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
     if (rec == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < spec->nfields; i++) {

@@ -230,6 +230,50 @@ static PyObject *cfl_fnv1a(PyObject *m, PyObject *args, PyObject *kwargs) {
     return partition_for(args, kwargs, "Oi:fnv1a", rd_kafka_msg_partitioner_fnv1a);
 }
 
+/* _check_keywords(names, kwargs, /): parse kwargs against the keyword list names (every one
+ * optional, any value) with PyArg_ParseTupleAndKeywords, so that a keyword not in names raises
+ * the TypeError this interpreter words for an unnamed C function ("this function got an
+ * unexpected keyword argument 'x'. Did you mean 'y'?" from 3.13 on, "'x' is an invalid keyword
+ * argument for this function" before): the admin client's Python argument parsing raises what
+ * upstream's C parsing raises on the same interpreter. Returns None when every keyword is known. */
+#define CFL_MAX_KEYWORDS 16
+static PyObject *cfl_check_keywords(PyObject *m, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyTuple_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "_check_keywords(names: tuple of str, kwargs: dict, /)");
+        return NULL;
+    }
+    PyObject *names = args[0], *kwargs = args[1];
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if (n > CFL_MAX_KEYWORDS) {
+        PyErr_Format(PyExc_ValueError, "_check_keywords takes at most %d names", CFL_MAX_KEYWORDS);
+        return NULL;
+    }
+    char *kwlist[CFL_MAX_KEYWORDS + 1] = {NULL};
+    char format[CFL_MAX_KEYWORDS + 2] = "|";
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        const char *utf8 = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        if (utf8 == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "_check_keywords: names must be str");
+            return NULL;
+        }
+        kwlist[i] = (char *)utf8;  /* kept alive by the tuple for the call */
+        format[i + 1] = 'O';
+    }
+    PyObject *empty = PyTuple_New(0);
+    if (empty == NULL)
+        return NULL;
+    PyObject *out[CFL_MAX_KEYWORDS] = {NULL};  /* borrowed references; only as many as names are read */
+    int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, format, kwlist, &out[0], &out[1], &out[2], &out[3],
+                                         &out[4], &out[5], &out[6], &out[7], &out[8], &out[9], &out[10],
+                                         &out[11], &out[12], &out[13], &out[14], &out[15]);
+    Py_DECREF(empty);
+    if (!ok)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef cfl_functions[] = {
     {"version", cfl_version, METH_NOARGS, "version() -> str\n\nThis package's version."},
     {"libversion", cfl_libversion, METH_NOARGS, "libversion() -> (str, int)\n\nThe librdkafka version in use."},
@@ -243,6 +287,8 @@ static PyMethodDef cfl_functions[] = {
      "_record(message, cls, layout, names=None, /)\n--\n\n_records([message], cls, layout, names)[0] (aiokafka's getone())."},
     {"fnv1a", (PyCFunction)(void (*)(void))cfl_fnv1a, METH_VARARGS | METH_KEYWORDS,
      "fnv1a(key, partition_count) -> int\n\nThe partition of librdkafka's FNV-1a partitioner."},
+    {"_check_keywords", (PyCFunction)(void (*)(void))cfl_check_keywords, METH_FASTCALL,
+     "_check_keywords(names, kwargs, /)\n--\n\nRaise the interpreter's own TypeError for a keyword of kwargs not in names."},
     {NULL},
 };
 

@@ -60,6 +60,19 @@ static inline cfl_state *cfl_state_of(PyObject *obj) {
     return cfl_state_from_type(Py_TYPE(obj));
 }
 
+/* A new instance of `type`, a tuple subclass (a named tuple), with n items still NULL for the
+ * caller to set with PyTuple_SET_ITEM. tp_alloc zeroes the object, but from 3.14 on a tuple
+ * caches its hash in ob_hash, where -1 means "not computed": left at 0, the tuple would hash to
+ * 0 and not be found in a dict under an equal tuple made another way. */
+static inline PyObject *cfl_tuple_subtype_alloc(PyTypeObject *type, Py_ssize_t n) {
+    PyObject *t = type->tp_alloc(type, n);
+#if PY_VERSION_HEX >= 0x030E0000
+    if (t != NULL)
+        ((PyTupleObject *)t)->ob_hash = -1;
+#endif
+    return t;
+}
+
 /* Keyword/positional parser for METH_FASTCALL|METH_KEYWORDS entry points.
  * `params` lists keyword ids in positional order; out[i] receives a borrowed reference or
  * NULL when the argument was not given. Returns 0, or -1 with TypeError set. */

@@ -822,7 +822,8 @@ class AIOKafkaConsumer:
             if fetched.__class__ is dict:
                 if fetched:
                     self._store_grouped(fetched)
-                return fetched
+                ready: Dict[TopicPartition, List[ConsumerRecord[Any, Any]]] = fetched
+                return ready
             if not self._held and not wanted and not self._paused:
                 if kd is None and vd is None:
                     # Messages kept from a fetch that raised: all returned, built and grouped by

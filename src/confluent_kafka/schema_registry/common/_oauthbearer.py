@@ -274,8 +274,9 @@ class _OAuthTokenSource(_BearerFieldProvider):
         token = answer["access_token"]
         lifetime = answer.get("expires_in")
         expires_at = answer.get(self._expiry_key)
-        self._lifetime = float(lifetime) if lifetime not in (None, "") else None
-        if expires_at not in (None, ""):
+        # "is not None" narrows for every mypy version ("not in (None, ...)" only for mypy 2)
+        self._lifetime = float(lifetime) if lifetime is not None and lifetime != "" else None
+        if expires_at is not None and expires_at != "":
             self._expires_at = float(expires_at)
         elif self._lifetime is not None:
             self._expires_at = int(time.time()) + self._lifetime

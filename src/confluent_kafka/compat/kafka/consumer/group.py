@@ -6,7 +6,7 @@ import inspect
 import logging
 import time
 import uuid
-from typing import Any, Callable, Dict, Iterator, List, Optional, Set
+from typing import Any, Awaitable, Callable, Dict, Iterator, List, Optional, Set
 
 import confluent_kafka as _ck
 from confluent_kafka.compat.kafka import _config
@@ -50,6 +50,11 @@ def _deserializer(fn: Any) -> Optional[Callable[[str, Any, Any], Any]]:
     if callable(fn):
         return lambda topic, headers, data: fn(data)
     raise Errors.KafkaConfigurationError(f"a deserializer must be callable or a Deserializer, not {fn!r}")
+
+
+async def _await(awaitable: Awaitable[Any]) -> Any:
+    """A coroutine that awaits ``awaitable`` (for asyncio.run, which takes coroutines only)."""
+    return await awaitable
 
 
 class _GroupMetadata(ConsumerGroupMetadata):
@@ -151,7 +156,9 @@ class KafkaConsumer:
         tps = {TopicPartition(p.topic, p.partition) for p in partitions}
         result = getattr(self._listener, method)(tps)
         if inspect.isawaitable(result):
-            asyncio.run(result)  # type: ignore[arg-type]
+            # asyncio.run takes a coroutine; a listener may return any awaitable (a Future, an
+            # object with __await__), so it is awaited from one.
+            asyncio.run(_await(result))
 
     def _on_assign(self, consumer: Any, partitions: List[Any]) -> None:
         self._assigned = {TopicPartition(p.topic, p.partition) for p in partitions}
