@@ -186,7 +186,7 @@ class KafkaProducer:
         except BufferError:
             self._produce_blocking(future, topic, value, key, partition, timestamp_ms, headers)
         except _ck.KafkaException as exc:
-            return future.failure(translate_error(exc))  # type: ignore[return-value]
+            return future.failure(translate_error(exc))
         self._sent += 1
         return future
 
