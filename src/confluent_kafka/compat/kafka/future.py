@@ -13,6 +13,17 @@ __all__ = ["Future"]
 log = logging.getLogger(__name__)
 
 
+def _exception_of(e: Any) -> BaseException:
+    """What a future fails with: ``e`` itself, or an instance of ``e`` when it is a class.
+
+    :raises TypeError: if that is not an exception.
+    """
+    exception = e() if isinstance(e, type) else e
+    if not isinstance(exception, BaseException):
+        raise TypeError("future failed without an exception")
+    return exception
+
+
 class Future:
     """A result that arrives later: ``success(value)`` or ``failure(exception)`` settles it once,
     and callbacks/errbacks added before or after run with the value or the exception."""
@@ -68,9 +79,7 @@ class Future:
         :returns: self.
         :raises TypeError: if ``e`` is not an exception.
         """
-        exception = e() if isinstance(e, type) else e
-        if not isinstance(exception, BaseException):
-            raise TypeError("future failed without an exception")
+        exception = _exception_of(e)
         with self._lock:
             self.exception, self.is_done = exception, True
             errbacks, self._callbacks, self._errbacks = self._errbacks, None, None

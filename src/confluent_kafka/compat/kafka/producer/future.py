@@ -8,7 +8,7 @@ from collections import namedtuple
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from confluent_kafka.compat.kafka import errors as Errors
-from confluent_kafka.compat.kafka.future import Future
+from confluent_kafka.compat.kafka.future import Future, _exception_of
 from confluent_kafka.compat.kafka.structs import TopicPartition
 
 __all__ = ["FutureRecordMetadata", "RecordMetadata"]
@@ -125,10 +125,7 @@ class FutureRecordMetadata(Future):
         :returns: self.
         :raises TypeError: if ``e`` is not an exception.
         """
-        exception = e() if isinstance(e, type) else e
-        if not isinstance(exception, BaseException):
-            raise TypeError("future failed without an exception")
-        self.exception = exception
+        self.exception = _exception_of(e)
         self.is_done = True
         self._settled()
         return self
