@@ -4,6 +4,7 @@ checked here against the librdkafka mock cluster."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from typing import Any, List
 
@@ -136,6 +137,8 @@ def test_getone_and_getmany_records(mock_cluster: Any, topic: str) -> None:
                 got.extend(recs)
         await consumer.stop()
         assert all(type(r) is ConsumerRecord for r in got)
+        # made in C of atomic values, headers or not: left out of the garbage collector
+        assert not any(gc.is_tracked(r) for r in got[1:])
         for part in (0, 1):
             mine = [r for r in got if r.partition == part]
             assert [r.offset for r in mine] == list(range(20))

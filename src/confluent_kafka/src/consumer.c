@@ -638,7 +638,7 @@ static PyObject *Consumer_consume_records(Handle *self, PyObject *const *args, P
     CflRecordSpec spec;
     if (cfl_record_spec(&spec, args[1], args[2], args[3], args[4]) < 0)
         return NULL;
-    if (cfl_record_spec_slots(&spec) < 0) {
+    if (cfl_record_spec_slots(self->st, &spec) < 0) {
         cfl_record_spec_release(&spec);
         return NULL;
     }

@@ -2,6 +2,7 @@
 #include "message.h"
 
 #include "error.h"
+#include "slot_field.h"
 
 /* ---- headers ---------------------------------------------------------------------------- */
 
@@ -905,26 +906,6 @@ fail:
 
 /* ---- building records -------------------------------------------------------------------- */
 
-/* 1 and *offset when `name` is a writable object slot of `type` (a __slots__ member of it or of
- * a base: a descriptor of another class, assigned to a name here, has an offset valid only in
- * that class), 0 when not, -1 with an exception set. */
-static int slot_offset(PyTypeObject *type, PyObject *name, Py_ssize_t *offset) {
-    PyObject *d = PyObject_GetAttr((PyObject *)type, name);
-    if (d == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
-            return -1;
-        PyErr_Clear();
-        return 0;
-    }
-    int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) && PyType_IsSubtype(type, PyDescr_TYPE(d)) &&
-             ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX &&
-             !(((PyMemberDescrObject *)d)->d_member->flags & READONLY);
-    if (ok)
-        *offset = ((PyMemberDescrObject *)d)->d_member->offset;
-    Py_DECREF(d);
-    return ok;
-}
-
 int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObject *names, PyObject *by) {
     memset(spec, 0, sizeof(*spec));
     if (!PyType_Check(cls)) {
@@ -971,14 +952,18 @@ int cfl_record_spec(CflRecordSpec *spec, PyObject *cls, PyObject *layout, PyObje
     return spec->empty != NULL ? 0 : -1;
 }
 
-int cfl_record_spec_slots(CflRecordSpec *spec) {
+int cfl_record_spec_slots(cfl_state *st, CflRecordSpec *spec) {
     spec->by_slot = !spec->as_tuple && spec->setattro != NULL && spec->nfields <= CFL_RECORD_MAX_SLOTS;
+    int watched = spec->by_slot;
     for (Py_ssize_t i = 0; spec->by_slot && i < spec->nfields; i++) {
-        int slot = slot_offset(spec->type, PyTuple_GET_ITEM(spec->names, i), &spec->slot[i]);
+        int field = 0;
+        int slot = cfl_slot_offset(st, spec->type, PyTuple_GET_ITEM(spec->names, i), &spec->slot[i], &field);
         if (slot < 0)
             return -1;
         spec->by_slot = slot;
+        watched &= field;
     }
+    spec->untrack = spec->by_slot && watched && cfl_slots_are_all(spec->type, spec->slot, spec->nfields);
     return 0;
 }
 
@@ -991,6 +976,7 @@ static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const
     PyObject *rec = spec->as_tuple ? cfl_tuple_subtype_alloc(type, spec->nfields) : type->tp_new(type, spec->empty, NULL);
     if (rec == NULL)
         return NULL;
+    int reach = 0; /* a field may lead back to the record (spec->untrack only) */
     for (Py_ssize_t i = 0; i < spec->nfields; i++) {
         PyObject *v = record_field(m, f, spec->codes[i]);
         if (v == NULL) {
@@ -1003,6 +989,8 @@ static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const
             /* a new object no other thread has seen: its slot is empty until now */
             PyObject **at = (PyObject **)((char *)rec + spec->slot[i]);
             Py_XSETREF(*at, v);
+            if (spec->untrack && !reach)
+                reach = cfl_may_reach_back(v);
         } else {
             PyObject *name = PyTuple_GET_ITEM(spec->names, i);
             int rc = spec->setattro != NULL ? spec->setattro(rec, name, v) : PyObject_SetAttr(rec, name, v);
@@ -1013,6 +1001,8 @@ static PyObject *record_build(const CflRecordSpec *spec, MessageObject *m, const
             }
         }
     }
+    if (spec->untrack && !reach)
+        PyObject_GC_UnTrack(rec); /* tracked again by a field given a container (slot_field.c) */
     return rec;
 }
 
@@ -1157,7 +1147,7 @@ PyObject *cfl_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     CflRecordSpec spec;
     if (cfl_record_spec(&spec, args[1], args[2], nargs > 3 ? args[3] : Py_None, nargs > 4 ? args[4] : NULL) < 0)
         return NULL;
-    if (cfl_record_spec_slots(&spec) < 0) {
+    if (cfl_record_spec_slots(st, &spec) < 0) {
         cfl_record_spec_release(&spec);
         return NULL;
     }

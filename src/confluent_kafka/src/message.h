@@ -55,6 +55,8 @@ typedef struct {
     int as_tuple;
     int by_slot;           /* every name is a writable object slot of the class ... */
     Py_ssize_t slot[CFL_RECORD_MAX_SLOTS]; /* ... at these offsets in the instance */
+    int untrack;           /* by_slot, every slot a _SlotField and the class has nothing else:
+                            * a record of atomic values is left out of the garbage collector */
 } CflRecordSpec;
 
 /* Check (cls, layout, names, by) and fill *spec; by may be NULL or None. 0, or -1 with an
@@ -64,8 +66,10 @@ void cfl_record_spec_release(CflRecordSpec *spec);
 /* For a spec that makes many records: when every field of the class is a writable object slot
  * of its own (ConsumerRecord of the aiokafka facade), the records get their fields stored at the
  * slots' offsets, as a named tuple's items are, instead of by setattr (finding the offsets costs
- * about as much as setting one record's attributes). 0, or -1 with an exception set. */
-int cfl_record_spec_slots(CflRecordSpec *spec);
+ * about as much as setting one record's attributes); when those slots are _SlotFields and all
+ * the class has, a record of atomic values is not tracked by the garbage collector
+ * (slot_field.c). 0, or -1 with an exception set. */
+int cfl_record_spec_slots(cfl_state *st, CflRecordSpec *spec);
 
 /* The records of n fetched records without an error (a list, or with spec->by a dict of lists),
  * made without a Message per record. topic_of(ctx, rkm) gives the topic str of a record with a

@@ -40,6 +40,7 @@ typedef struct {
     PyTypeObject *MockClusterType;
     PyTypeObject *AdminClientImplType;
     PyTypeObject *ArrowBatchType;
+    PyTypeObject *SlotFieldType;
     PyObject *KafkaException;
     /* Pure-Python classes the C layer builds, imported on first use. */
     PyObject *ThrottleEvent;
