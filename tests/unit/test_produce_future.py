@@ -135,3 +135,50 @@ def test_reports_stay_out_of_the_garbage_collector() -> None:
         assert p.flush(10) == 0
         assert gc.is_tracked(fut.result())
     asyncio.run(main())
+
+
+# ---- the memo one drain of reports shares ---------------------------------------------------
+
+def test_reports_of_interleaved_partitions_get_their_own_topic_partition() -> None:
+    """Consecutive reports share the last TopicPartition only while the partition stays the same."""
+    async def main() -> None:
+        p = _producer()
+        spec = (RM, TP, _fallback([]), (asyncio.InvalidStateError,), {})
+        loop = asyncio.get_running_loop()
+        futs = [loop.create_future() for _ in range(12)]
+        for i, fut in enumerate(futs):
+            p._produce_future(fut, spec, "t" if i < 9 else "u", b"v", None, i % 3)
+        assert p.flush(10) == 0
+        for i, fut in enumerate(futs):
+            rm = fut.result()
+            assert (rm.topic, rm.partition, rm.tp) == ("t" if i < 9 else "u", i % 3, TP(rm.topic, i % 3))
+            assert rm.tp is spec[4][rm.topic][i % 3]
+        offsets = [f.result().offset for f in futs[:9]]
+        assert offsets[3:6] == [o + 1 for o in offsets[:3]] and offsets[6:9] == [o + 2 for o in offsets[:3]]
+    asyncio.run(main())
+
+
+def test_set_result_overridden_by_a_subclass_or_an_instance_is_called() -> None:
+    """The report calls what fut.set_result finds: a subclass's method, or one set on the instance."""
+    seen: List[Any] = []
+
+    class Recording(asyncio.Future):  # type: ignore[type-arg]
+        def set_result(self, result: Any) -> None:
+            seen.append(("subclass", result.offset))
+            super().set_result(result)
+
+    async def main() -> None:
+        p = _producer()
+        spec = (RM, TP, _fallback([]), (asyncio.InvalidStateError,))
+        loop = asyncio.get_running_loop()
+        plain, sub, shadowed, plain2 = (loop.create_future(), Recording(loop=loop), loop.create_future(),
+                                        loop.create_future())
+        shadowed.set_result = lambda result: seen.append(("instance", result.offset))  # type: ignore[method-assign]
+        for fut in (plain, sub, shadowed, plain2):
+            p._produce_future(fut, spec, "t", b"v", None, 0)
+        assert p.flush(10) == 0
+        first = plain.result().offset
+        assert seen == [("subclass", first + 1), ("instance", first + 2)]
+        assert sub.result().offset == first + 1 and not shadowed.done() and plain2.result().offset == first + 3
+    asyncio.run(main())
+

@@ -205,30 +205,106 @@ fail:
     return NULL;
 }
 
+/* What consecutive _produce_future() reports of one drain share, so that most of them skip the
+ * lookups (strong references, released by dr_memo_clear() when the drain ends): the
+ * TopicPartition of the last (spec, topic, partition), the last timestamp's int (reports of
+ * one millisecond share it, as equal ints may), and the set_result method of the futures' type. */
+typedef struct {
+    PyObject *spec, *topic, *part, *tp;
+    int32_t partition;
+    int64_t timestamp;
+    PyObject *ts;
+    PyTypeObject *fut_type;
+    PyObject *set_result; /* fut_type's method descriptor, or NULL: call through the instance */
+} DrMemo;
+
+static void dr_memo_clear(DrMemo *m) {
+    Py_CLEAR(m->spec);
+    Py_CLEAR(m->topic);
+    Py_CLEAR(m->part);
+    Py_CLEAR(m->tp);
+    Py_CLEAR(m->ts);
+    Py_CLEAR(m->fut_type);
+    Py_CLEAR(m->set_result);
+}
+
+/* fut.set_result(value). For a future of an immutable type (asyncio's own Future) whose
+ * set_result is a method descriptor and that has no instance dict to shadow it, the method is
+ * looked up once per drain and called with the future as its first argument: what the attribute
+ * lookup finds every time. Anything else goes through the attribute lookup. New reference. */
+static PyObject *dr_set_result(cfl_state *st, DrMemo *memo, PyObject *fut, PyObject *value) {
+    PyTypeObject *type = Py_TYPE(fut);
+    if (memo != NULL && type->tp_dictoffset > 0 &&
+        CFL_LOAD_PTR((PyObject **)((char *)fut + type->tp_dictoffset)) == NULL) {
+        if (memo->fut_type != type && PyType_HasFeature(type, Py_TPFLAGS_IMMUTABLETYPE) &&
+            Py_IS_TYPE(type, &PyType_Type)) {
+            PyObject *descr = PyObject_GetAttr((PyObject *)type, st->kw[CFL_KW_set_result]);
+            if (descr == NULL)
+                PyErr_Clear(); /* the call below raises it again, where it belongs */
+            else if (!PyType_HasFeature(Py_TYPE(descr), Py_TPFLAGS_METHOD_DESCRIPTOR))
+                Py_CLEAR(descr);
+            Py_XSETREF(memo->fut_type, (PyTypeObject *)Py_NewRef(type));
+            Py_XSETREF(memo->set_result, descr);
+        }
+        if (memo->fut_type == type && memo->set_result != NULL) {
+            PyObject *args[2] = {fut, value};
+            return PyObject_Vectorcall(memo->set_result, args, 2, NULL);
+        }
+    }
+    return PyObject_CallMethodOneArg(fut, st->kw[CFL_KW_set_result], value);
+}
+
 /* A successful report of _produce_future(): future.set_result(RecordMetadata(...)) built here,
  * without a Message. 0, or -1 with an exception set. GIL held. */
-static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
+static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e, DrMemo *memo) {
     PyTypeObject *rm_type = (PyTypeObject *)PyTuple_GET_ITEM(ref->callback, 0);
     PyObject *rm = cfl_tuple_subtype_alloc(rm_type, 7);
     if (rm == NULL)
         return -1;
     /* rm owns every item from here; a NULL one is skipped on release */
-    PyObject *part = e->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(e->partition);
-    if (part == NULL) {
-        Py_DECREF(rm);
-        return -1;
+    PyObject *part, *tp;
+    if (memo != NULL && memo->tp != NULL && memo->spec == ref->callback && memo->topic == ref->topic &&
+        memo->partition == e->partition) {
+        part = Py_NewRef(memo->part);
+        tp = Py_NewRef(memo->tp);
+    } else {
+        part = e->partition < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(e->partition);
+        if (part == NULL) {
+            Py_DECREF(rm);
+            return -1;
+        }
+        tp = dr_topic_partition(ref->callback, ref->topic, part);
+        if (tp == NULL) {
+            Py_DECREF(part);
+            Py_DECREF(rm);
+            return -1;
+        }
+        if (memo != NULL) {
+            Py_XSETREF(memo->spec, Py_NewRef(ref->callback));
+            Py_XSETREF(memo->topic, Py_NewRef(ref->topic));
+            Py_XSETREF(memo->part, Py_NewRef(part));
+            Py_XSETREF(memo->tp, Py_NewRef(tp));
+            memo->partition = e->partition;
+        }
     }
     PyTuple_SET_ITEM(rm, 0, Py_NewRef(ref->topic));
     PyTuple_SET_ITEM(rm, 1, part);
-    PyObject *tp = dr_topic_partition(ref->callback, ref->topic, part);
-    if (tp == NULL) {
-        Py_DECREF(rm);
-        return -1;
-    }
     PyTuple_SET_ITEM(rm, 2, tp);
+    PyObject *ts;
+    if (e->tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE) {
+        ts = Py_NewRef(Py_None);
+    } else if (memo != NULL && memo->ts != NULL && memo->timestamp == e->timestamp) {
+        ts = Py_NewRef(memo->ts);
+    } else {
+        ts = PyLong_FromLongLong(e->timestamp);
+        if (memo != NULL && ts != NULL) {
+            Py_XSETREF(memo->ts, Py_NewRef(ts));
+            memo->timestamp = e->timestamp;
+        }
+    }
     PyObject *items[4] = {
         e->offset < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(e->offset),
-        e->tstype != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? PyLong_FromLongLong(e->timestamp) : Py_NewRef(Py_None),
+        ts,
         PyLong_FromLong(e->tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1 : 0),
         Py_NewRef(Py_None),
     };
@@ -239,8 +315,11 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
             Py_DECREF(rm);
             return -1;
         }
-    untrack_if_atomic(rm);
-    PyObject *res = PyObject_CallMethodOneArg(ref->opaque, st->kw[CFL_KW_set_result], rm);
+    /* Its items are the topic, ints, None and the TopicPartition: atomic when the topic is an
+     * exact str and the TopicPartition was left untracked (untrack_if_atomic()'s rule). */
+    if (rm_type->tp_dictoffset == 0 && PyUnicode_CheckExact(ref->topic) && !PyObject_GC_IsTracked(tp))
+        PyObject_GC_UnTrack(rm);
+    PyObject *res = dr_set_result(st, memo, ref->opaque, rm);
     Py_DECREF(rm);
     if (res == NULL) {
         /* A future cancelled by its awaiter, or a closed loop: the report is dropped. */
@@ -255,13 +334,13 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e) {
 }
 
 /* Hand one report to its callback and release the message's references. GIL held. */
-static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e) {
+static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e, DrMemo *memo) {
     MsgRef *ref = e->ref;
     int rc = 0;
     int no_callbacks = CFL_LOAD_INT(&h->no_callbacks);
     if (ref->resolve && !no_callbacks) {
         if (e->err == RD_KAFKA_RESP_ERR_NO_ERROR && e->copy == NULL) {
-            rc = dr_resolve(st, ref, e);
+            rc = dr_resolve(st, ref, e, memo);
             dr_release(e);
             return rc;
         }
@@ -318,12 +397,16 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
     cfl_state *st = h->st;
     if (st == NULL)
         return -1;
+    DrMemo memo = {0};
     while (q->head < q->len) {
         DrEntry e = q->items[q->head++];
         (*served)++;
-        if (dr_deliver(h, st, &e) < 0)
+        if (dr_deliver(h, st, &e, &memo) < 0) {
+            dr_memo_clear(&memo);
             return -1;
+        }
     }
+    dr_memo_clear(&memo);
     q->head = q->len = 0;
     return 0;
 }
@@ -355,7 +438,7 @@ static int backlog_drain(Handle *h, Py_ssize_t *served) {
             dr_release(&e);
             return -1;
         }
-        if (dr_deliver(h, st, &e) < 0)
+        if (dr_deliver(h, st, &e, NULL) < 0)
             return -1;
     }
     return 0;
@@ -604,9 +687,13 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
         .err = rkm->err,
         .partition = rkm->partition,
         .offset = rkm->offset,
-        .leader_epoch = rd_kafka_message_leader_epoch(rkm),
-        .latency_us = rd_kafka_message_latency(rkm),
+        .leader_epoch = -1,
+        .latency_us = -1,
     };
+    if (!ref->resolve || rkm->err) { /* a future resolved in C has no Message to show them */
+        e.leader_epoch = rd_kafka_message_leader_epoch(rkm);
+        e.latency_us = rd_kafka_message_latency(rkm);
+    }
     if (CFL_LOAD_SSIZE(&ref->shared) && rkm->err)
         e.copy = dr_copy(rkm); /* NULL without memory: reported with no value and key */
     e.timestamp = rd_kafka_message_timestamp(rkm, &tstype);
@@ -632,7 +719,7 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
     CbGil g;
     cfl_cb_enter(h, &g);
     cfl_state *st = h->st;
-    if (st == NULL || dr_deliver(h, st, &e) < 0)
+    if (st == NULL || dr_deliver(h, st, &e, NULL) < 0)
         cfl_cb_failed(rk, &g, NULL);
     cfl_cb_leave(&g);
 }
