@@ -543,6 +543,11 @@ class Producer:
                                     Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
                         topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                         timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
+    def _send_future(self, future_class: type, future_kwargs: Dict[str, Any],
+                     spec: Union[Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
+                                 Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
+                     topic: str, value: Any, key: Any, partition: Optional[int], timestamp: Optional[int],
+                     headers: Any, limit: int, /) -> Optional[Any]: ...
 
 class Consumer:
     """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""

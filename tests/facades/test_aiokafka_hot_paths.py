@@ -11,7 +11,7 @@ from typing import Any, List
 import pytest
 
 from confluent_kafka import Producer
-from confluent_kafka.compat.aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from confluent_kafka.compat.aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition, errors
 from confluent_kafka.compat.aiokafka.producer import _SERVE_EVERY
 from confluent_kafka.compat.aiokafka.structs import ConsumerRecord, RecordMetadata
 
@@ -103,6 +103,56 @@ def test_futures_belong_to_the_running_loop(mock_cluster: Any, topic: str) -> No
         loop.run_until_complete(producer.stop())
     finally:
         loop.close()
+
+
+def test_the_one_call_send_keeps_every_check(mock_cluster: Any, topic: str) -> None:
+    """The common send() (bytes, no partition, no headers, on the loop of the last send) is one C
+    call; every check of the full path still applies, before and after the state it depends on
+    changes (stop(), a transaction's end)."""
+    async def main() -> None:
+        producer = AIOKafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, max_request_size=1000)
+        await producer.start()
+        futs = [await producer.send(topic, b"v%d" % i) for i in range(3)]  # the loop is known from the 2nd
+        futs.append(await producer.send(topic, None, key=b"k"))
+        for fut in futs:
+            md = await fut
+            assert type(md) is RecordMetadata and fut.get_loop() is asyncio.get_running_loop()
+        with pytest.raises(TypeError, match="value must be bytes"):
+            await producer.send(topic, "text")
+        with pytest.raises(TypeError, match="key must be bytes"):
+            await producer.send(topic, b"v", key="k")
+        with pytest.raises(AssertionError):
+            await producer.send(topic, None)
+        with pytest.raises(errors.MessageSizeTooLargeError):
+            await producer.send(topic, b"v" * 600, key=b"k" * 401)
+        with pytest.raises(TypeError):
+            await producer.send(topic, b"v", timestamp_ms="now")
+        md = await (await producer.send(topic, b"v" * 500, key=b"k" * 400, timestamp_ms=1234))
+        assert type(md) is RecordMetadata and md.topic == topic
+        await producer.stop()
+        with pytest.raises(errors.ProducerClosed):
+            await producer.send(topic, b"v")
+
+    asyncio.run(main())
+
+
+def test_the_one_call_send_follows_the_transaction(mock_cluster: Any, topic: str) -> None:
+    """A transactional producer sends only inside a transaction, whichever path send() takes."""
+    async def main() -> None:
+        producer = AIOKafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, transactional_id="t-" + topic)
+        await producer.start()
+        with pytest.raises(errors.IllegalOperation):
+            await producer.send(topic, b"outside")
+        for end in (producer.commit_transaction, producer.abort_transaction):
+            await producer.begin_transaction()
+            futs = [await producer.send(topic, b"inside") for _ in range(3)]
+            await end()
+            assert all(f.done() for f in futs)
+            with pytest.raises(errors.IllegalOperation):
+                await producer.send(topic, b"outside")
+        await producer.stop()
+
+    asyncio.run(main())
 
 
 def _fill(bootstrap: str, topic: str, n: int) -> None:

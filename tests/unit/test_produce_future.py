@@ -182,3 +182,95 @@ def test_set_result_overridden_by_a_subclass_or_an_instance_is_called() -> None:
         assert sub.result().offset == first + 1 and not shadowed.done() and plain2.result().offset == first + 3
     asyncio.run(main())
 
+
+# ---- _send_future(): the aiokafka facade's common send() in one call ------------------------
+
+def _send(p: Producer, loop: Any, spec: Any, value: Any = b"v", key: Any = None, partition: Any = None,
+          timestamp: Any = None, headers: Any = None, limit: Any = 100) -> Any:
+    return p._send_future(asyncio.Future, {"loop": loop}, spec, "t", value, key, partition, timestamp, headers,
+                          limit)
+
+
+def test_send_future_makes_the_future_and_produces() -> None:
+    async def main() -> None:
+        p = _producer()
+        loop = asyncio.get_running_loop()
+        spec = (RM, TP, _fallback([]), (asyncio.InvalidStateError,), {})
+        futs = [_send(p, loop, spec), _send(p, loop, spec, None, b"k"), _send(p, loop, spec, b"v" * 60, b"k" * 40),
+                _send(p, loop, spec, timestamp=1234)]
+        assert all(type(f) is asyncio.Future and f.get_loop() is loop and not f.done() for f in futs)
+        assert len(p) == 4
+        assert p.flush(10) == 0
+        rms = [f.result() for f in futs]
+        assert all(type(r) is RM and r.tp == TP("t", r.partition) for r in rms)
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"value": "text"}, {"value": bytearray(b"v")}, {"key": "k"}, {"key": memoryview(b"k")},
+    {"value": None, "key": None}, {"partition": 0}, {"headers": []}, {"headers": [("h", b"v")]},
+    {"value": b"v" * 101}, {"value": b"v" * 60, "key": b"k" * 41}, {"limit": 100.0}, {"limit": True},
+])
+def test_send_future_declines_anything_but_the_common_call(kwargs: Any) -> None:
+    """None, having made no future and produced nothing: the facade's full path handles the call."""
+    made: List[Any] = []
+
+    class Counted(asyncio.Future):  # type: ignore[type-arg]
+        def __init__(self, **kw: Any) -> None:
+            made.append(self)
+            super().__init__(**kw)
+
+    async def main() -> None:
+        p = _producer()
+        loop = asyncio.get_running_loop()
+        spec = (RM, TP, _fallback([]), ())
+        args = {"value": b"v", "key": None, "partition": None, "timestamp": None, "headers": None, "limit": 100}
+        args.update(kwargs)
+        assert p._send_future(Counted, {"loop": loop}, spec, "t", args["value"], args["key"], args["partition"],
+                              args["timestamp"], args["headers"], args["limit"]) is None
+        assert made == [] and len(p) == 0
+    asyncio.run(main())
+
+
+def test_send_future_errors() -> None:
+    async def main() -> None:
+        p = _producer()
+        loop = asyncio.get_running_loop()
+        spec = (RM, TP, _fallback([]), ())
+        with pytest.raises(TypeError):
+            p._send_future(asyncio.Future, {"loop": loop}, spec, "t", b"v")  # type: ignore[call-arg]
+        with pytest.raises(TypeError):
+            p._send_future(1, {"loop": loop}, spec, "t", b"v", None, None, None, None, 100)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            p._send_future(asyncio.Future, [("loop", loop)], spec, "t", b"v", None, None, None, None,  # type: ignore[arg-type]
+                           100)
+        with pytest.raises(TypeError):
+            _send(p, loop, (RM, TP, print))
+        with pytest.raises(TypeError):  # the future's own constructor refuses the keyword
+            p._send_future(asyncio.Future, {"nope": 1}, spec, "t", b"v", None, None, None, None, 100)
+        with pytest.raises(TypeError, match="topic"):
+            p._send_future(asyncio.Future, {"loop": loop}, spec, 1, b"v", None, None, None, None,  # type: ignore[arg-type]
+                           100)
+        with pytest.raises(TypeError):
+            _send(p, loop, spec, timestamp="now")
+        with pytest.raises(ValueError):
+            _send(p, loop, spec, timestamp=-5)
+        assert len(p) == 0
+        p.close()
+        with pytest.raises(RuntimeError):
+            _send(p, loop, spec)
+    asyncio.run(main())
+
+
+def test_send_future_full_queue_raises_buffer_error() -> None:
+    async def main() -> None:
+        p = Producer({"bootstrap.servers": "127.0.0.1:1", "queue.buffering.max.messages": 1,
+                      "message.timeout.ms": 100})
+        loop = asyncio.get_running_loop()
+        spec = (RM, TP, _fallback([]), ())
+        assert _send(p, loop, spec) is not None
+        with pytest.raises(BufferError):
+            _send(p, loop, spec)
+        p.purge()
+        p.flush(5)
+    asyncio.run(main())

@@ -237,6 +237,32 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
     Py_RETURN_NONE;
 }
 
+/* A _produce_future() spec (see below): 0, or -1 with TypeError. */
+static int check_future_spec(PyObject *spec) {
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 4 || PyTuple_GET_SIZE(spec) > 5 ||
+        !PyType_Check(PyTuple_GET_ITEM(spec, 0)) || !PyType_Check(PyTuple_GET_ITEM(spec, 1)) ||
+        !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) || !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3)) ||
+        (PyTuple_GET_SIZE(spec) == 5 && !PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4)))) {
+        PyErr_SetString(PyExc_TypeError, "spec must be (RecordMetadata class, TopicPartition class, fallback "
+                                         "callable, tuple of exceptions to ignore[, dict caching TopicPartitions])");
+        return -1;
+    }
+    PyObject *ignored = PyTuple_GET_ITEM(spec, 3);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ignored); i++)
+        if (!PyExceptionClass_Check(PyTuple_GET_ITEM(ignored, i))) {
+            PyErr_SetString(PyExc_TypeError, "spec[3] must hold exception classes");
+            return -1;
+        }
+    for (int i = 0; i < 2; i++) {
+        PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(spec, i);
+        if (!PyType_IsSubtype(t, &PyTuple_Type) || t->tp_itemsize != sizeof(PyObject *)) {
+            PyErr_SetString(PyExc_TypeError, "spec's classes must be named tuples");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* _produce_future(future, spec, topic, value=None, key=None, partition=None, timestamp=None,
  * headers=None), all positional: produce() whose successful delivery resolves `future` in C with
  * spec[0](topic, partition, spec[1](topic, partition), offset, timestamp or None, 1 for
@@ -249,31 +275,9 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
         PyErr_Format(PyExc_TypeError, "_produce_future() takes 3 to 8 positional arguments (%zd given)", nargs);
         return NULL;
     }
-    if (cfl_handle_check(self) < 0)
+    if (cfl_handle_check(self) < 0 || check_future_spec(args[1]) < 0)
         return NULL;
-    PyObject *spec = args[1];
-    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 4 || PyTuple_GET_SIZE(spec) > 5 ||
-        !PyType_Check(PyTuple_GET_ITEM(spec, 0)) || !PyType_Check(PyTuple_GET_ITEM(spec, 1)) ||
-        !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) || !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3)) ||
-        (PyTuple_GET_SIZE(spec) == 5 && !PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4)))) {
-        PyErr_SetString(PyExc_TypeError, "spec must be (RecordMetadata class, TopicPartition class, fallback "
-                                         "callable, tuple of exceptions to ignore[, dict caching TopicPartitions])");
-        return NULL;
-    }
-    PyObject *ignored = PyTuple_GET_ITEM(spec, 3);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ignored); i++)
-        if (!PyExceptionClass_Check(PyTuple_GET_ITEM(ignored, i))) {
-            PyErr_SetString(PyExc_TypeError, "spec[3] must hold exception classes");
-            return NULL;
-        }
-    for (int i = 0; i < 2; i++) {
-        PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(spec, i);
-        if (!PyType_IsSubtype(t, &PyTuple_Type) || t->tp_itemsize != sizeof(PyObject *)) {
-            PyErr_SetString(PyExc_TypeError, "spec's classes must be named tuples");
-            return NULL;
-        }
-    }
-    ProduceArgs pa = {.opaque = args[0], .callback = spec, .topic = args[2],
+    ProduceArgs pa = {.opaque = args[0], .callback = args[1], .topic = args[2],
                       .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
                       .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
                       .headers = nargs > 7 ? args[7] : NULL, .resolve = 1};
@@ -281,6 +285,52 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
     if (cfl_produce_one(self, self->st, &pa, &err) < 0)
         return NULL;
     Py_RETURN_NONE;
+}
+
+/* _send_future(future_class, future_kwargs, spec, topic, value, key, partition, timestamp, headers,
+ * limit), all positional: the aiokafka facade's common send() in one call. When value and key are
+ * each exact bytes or None, not both None, of at most `limit` bytes together, and partition and
+ * headers are None, makes future_class(**future_kwargs), produces as
+ * _produce_future(future, spec, topic, value, key, None, timestamp) would, and returns the
+ * future. Anything else returns None having done nothing: the caller's full path checks it. */
+static PyObject *Producer_send_future(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "_send_future() takes 10 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *fut_type = args[0], *fut_kwargs = args[1], *value = args[4], *key = args[5];
+    if (!PyType_Check(fut_type) || !PyDict_CheckExact(fut_kwargs)) {
+        PyErr_SetString(PyExc_TypeError, "_send_future() takes a class and a dict of its keyword arguments");
+        return NULL;
+    }
+    if (cfl_handle_check(self) < 0 || check_future_spec(args[2]) < 0)
+        return NULL;
+    if ((value != Py_None && !PyBytes_CheckExact(value)) || (key != Py_None && !PyBytes_CheckExact(key)) ||
+        (value == Py_None && key == Py_None) || args[6] != Py_None || args[8] != Py_None ||
+        !PyLong_CheckExact(args[9]))
+        Py_RETURN_NONE;
+    Py_ssize_t size = (value != Py_None ? PyBytes_GET_SIZE(value) : 0) + (key != Py_None ? PyBytes_GET_SIZE(key) : 0);
+    int overflow;
+    long long limit = PyLong_AsLongLongAndOverflow(args[9], &overflow);
+    if (limit == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow < 0 || (!overflow && size > limit))
+        Py_RETURN_NONE;
+    PyObject *empty = PyTuple_New(0);
+    if (empty == NULL)
+        return NULL;
+    PyObject *fut = PyObject_Call(fut_type, empty, fut_kwargs);
+    Py_DECREF(empty);
+    if (fut == NULL)
+        return NULL;
+    ProduceArgs pa = {.opaque = fut, .callback = args[2], .topic = args[3], .value = value, .key = key,
+                      .timestamp = args[7], .resolve = 1};
+    rd_kafka_resp_err_t err;
+    if (cfl_produce_one(self, self->st, &pa, &err) < 0) {
+        Py_DECREF(fut);
+        return NULL;
+    }
+    return fut;
 }
 
 /* ---- serving ---------------------------------------------------------------------------- */
@@ -565,6 +615,7 @@ CFL_GUARD_FAST(Producer_produce)
 CFL_GUARD_FAST(cfl_producer_produce_batch)
 CFL_GUARD_FASTPOS(Producer_produce_with)
 CFL_GUARD_FASTPOS(Producer_produce_future)
+CFL_GUARD_FASTPOS(Producer_send_future)
 CFL_GUARD_FAST(Producer_poll)
 CFL_GUARD_FAST(Producer_flush)
 CFL_GUARD_KW(Producer_purge)
@@ -617,6 +668,8 @@ static PyMethodDef Producer_methods[] = {
      "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
     {"_produce_future", (PyCFunction)(void (*)(void))Producer_produce_future_guarded, METH_FASTCALL,
      "_produce_future($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery resolves future with a RecordMetadata built in C (aiokafka facade)."},
+    {"_send_future", (PyCFunction)(void (*)(void))Producer_send_future_guarded, METH_FASTCALL,
+     "_send_future($self, future_class, future_kwargs, spec, topic, value, key, partition, timestamp, headers, limit, /)\n--\n\nThe aiokafka facade's common send(): _produce_future() of a new future_class(**future_kwargs) for exact bytes within limit, no partition and no headers; returns the future, or None (nothing done) for any other call."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll_guarded, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."
      "\n\n"

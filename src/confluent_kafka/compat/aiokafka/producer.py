@@ -288,12 +288,23 @@ class AIOKafkaProducer:
             raise KafkaConfigurationError(f"AIOKafkaProducer: {e.args[0].str()}") from None
         self._produce = self._aio._p._produce_with
         self._produce_future = self._aio._p._produce_future
+        self._send_future = self._aio._p._send_future
         # The loop send() made its last future on, when it is an asyncio BaseEventLoop with the
         # stock create_future(): while that loop runs on the calling thread it is the running loop,
         # found without asyncio.get_running_loop() (which asks the kernel for the process id on
         # every call up to CPython 3.11).
         self._loop: Optional[_BaseEventLoop] = None
+        self._loop_kw: Dict[str, Any] = {}  # {"loop": self._loop}: how _send_future() makes a future
         self._unserved = 0  # messages sent since send() last served reports and yielded
+        self._plain = False
+        self._update_plain()
+
+    def _update_plain(self) -> None:
+        """Whether send() may try its one-call path (``_send_future()``): open, no serializer or
+        partitioner to run in Python, and not a transactional producer outside a transaction. Kept
+        up to date by whatever changes one of these."""
+        self._plain = (not self._closed and self._key_serializer is None and self._value_serializer is None
+                       and self._partitioner is None and (not self._transactional or self._in_txn))
 
     # ---- lifetime --------------------------------------------------------------------------
 
@@ -331,6 +342,7 @@ class AIOKafkaProducer:
         if self._closed:
             return
         self._closed = True
+        self._update_plain()
         await self._aio.close()
 
     async def __aenter__(self) -> "AIOKafkaProducer":
@@ -399,6 +411,24 @@ class AIOKafkaProducer:
             self._unserved = 0
             self._aio._serve()
             await _sleep(0)
+        if self._plain:
+            # The common call in one step: _send_future() checks what the path below would
+            # (bytes or None, not both None, within max_request_size, no partition, no headers),
+            # makes the future as below and produces; for anything else it does nothing.
+            loop = self._loop
+            if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
+                send_future = self._send_future  # a plain attribute load: cheaper than a method load
+                try:
+                    sent: "Optional[asyncio.Future[RecordMetadata]]" = send_future(
+                        _Future, self._loop_kw, _SPEC, topic, value, key, partition, timestamp_ms, headers,
+                        self._max_request_size)
+                except BufferError:
+                    sent = None  # the path below waits for room
+                except KafkaException as e:
+                    raise from_librdkafka(e) from None
+                if sent is not None:
+                    self._unserved += 1
+                    return sent
         if self._closed:
             raise ProducerClosed()
         assert not (value is None and key is None), "Need at least one: key or value"
@@ -457,7 +487,9 @@ class AIOKafkaProducer:
         if self._aio._wake.loop is not loop:
             self._aio._wake.bind()
         if isinstance(loop, _BaseEventLoop) and type(loop).create_future is _BASE_CREATE_FUTURE:
-            self._loop = loop
+            if self._loop is not loop:
+                self._loop = loop
+                self._loop_kw = {"loop": loop}
             return _Future(loop=loop)  # what create_future() makes
         self._loop = None
         return loop.create_future()
@@ -543,6 +575,7 @@ class AIOKafkaProducer:
         except KafkaException as e:
             raise from_librdkafka(e) from None
         self._in_txn = True
+        self._update_plain()
 
     async def commit_transaction(self) -> None:
         """Deliver what the transaction sent and commit it.
@@ -557,6 +590,7 @@ class AIOKafkaProducer:
             raise from_librdkafka(e) from None
         finally:
             self._in_txn = False
+            self._update_plain()
 
     async def abort_transaction(self) -> None:
         """Abort the open transaction (its messages are never read by read_committed consumers).
@@ -571,6 +605,7 @@ class AIOKafkaProducer:
             raise from_librdkafka(e) from None
         finally:
             self._in_txn = False
+            self._update_plain()
 
     def transaction(self) -> TransactionContext:
         """``async with producer.transaction():`` commits on success and aborts on an exception.
