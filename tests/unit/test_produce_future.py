@@ -274,3 +274,49 @@ def test_send_future_full_queue_raises_buffer_error() -> None:
         p.purge()
         p.flush(5)
     asyncio.run(main())
+
+
+# ---- what a producer remembers between calls ------------------------------------------------
+
+BAD_SPECS = [None, (RM, TP, print), (RM, TP, print, [ValueError]), (int, TP, print, ()), (RM, TP, 1, ()),
+             (RM, TP, print, (1,)), (RM, "TP", print, ()), (RM, TP, print, (), []), (RM, TP, print, (), {}, 1)]
+
+
+def test_a_spec_once_valid_vouches_for_no_other() -> None:
+    """A producer skips checking the spec it already found valid, and only that one."""
+    async def main() -> None:
+        p = _producer()
+        loop = asyncio.get_running_loop()
+        good = (RM, TP, _fallback([]), (asyncio.InvalidStateError,))
+        for _ in range(2):
+            p._produce_future(loop.create_future(), good, "t", b"v", None, 0)
+        for spec in BAD_SPECS:
+            with pytest.raises(TypeError):
+                p._produce_future(loop.create_future(), spec, "t", b"v", None, 0)
+            with pytest.raises(TypeError):
+                _send(p, loop, spec)
+        assert len(p) == 2
+        assert p.flush(10) == 0
+    asyncio.run(main())
+
+
+class Name(str):
+    pass
+
+
+def test_messages_go_to_the_topic_named_whichever_object_names_it() -> None:
+    """produce() remembers the last topic object's librdkafka handle: alternating topics, and equal
+    names given as other objects (a str subclass too), each reach their own topic."""
+    p = _producer()
+    names = ["topic-a", "topic-b", "topic-a", "topic-a", "".join(["topic-", "b"]), Name("topic-c"), "topic-a",
+             Name("topic-b"), "topic-c"]
+    offsets: List[Any] = []
+    for i, name in enumerate(names):
+        p.produce(name, b"%d" % i, partition=0,
+                  on_delivery=lambda err, msg: offsets.append((err, str(msg.topic()), msg.offset())))
+    assert p.flush(10) == 0
+    assert all(err is None for err, _, _ in offsets)
+    per_topic: dict = {}
+    for _, topic, offset in offsets:
+        per_topic.setdefault(topic, []).append(offset)
+    assert per_topic == {"topic-a": [0, 1, 2, 3], "topic-b": [0, 1, 2], "topic-c": [0, 1]}

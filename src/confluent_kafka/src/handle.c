@@ -1183,6 +1183,13 @@ void cfl_handle_destroy(Handle *h) {
     if (h->topics != NULL) {
         PyObject *k, *v;
         Py_ssize_t pos = 0;
+        PyObject *last;
+        Py_BEGIN_CRITICAL_SECTION(h);
+        last = h->last_topic; /* the producer's memo of the last topic: its rkt is destroyed below */
+        h->last_topic = NULL;
+        h->last_rkt = NULL;
+        Py_END_CRITICAL_SECTION();
+        Py_XDECREF(last);
         Py_BEGIN_CRITICAL_SECTION(h->topics);
         while (PyDict_Next(h->topics, &pos, &k, &v))
             rd_kafka_topic_destroy((rd_kafka_topic_t *)PyCapsule_GetPointer(v, NULL));
@@ -1242,6 +1249,7 @@ int cfl_handle_traverse(Handle *h, visitproc visit, void *arg) {
     Py_VISIT(h->oauth_error);
     Py_VISIT(h->stash);
     Py_VISIT(h->paused);
+    Py_VISIT(h->future_spec);
     return 0;
 }
 
@@ -1260,6 +1268,7 @@ int cfl_handle_clear(Handle *h) {
     Py_CLEAR(h->stash);
     Py_CLEAR(h->last_topic);
     Py_CLEAR(h->paused);
+    Py_CLEAR(h->future_spec);
     return 0;
 }
 

@@ -80,7 +80,11 @@ typedef struct Handle {
     PyObject *oauth_error; /* exception raised by oauth_cb while the constructor waits */
     rd_kafka_queue_t *rkqu; /* consumer: the consumer queue */
     PyObject *stash;       /* consumer: Messages fetched by a call that then raised, served next */
-    PyObject *last_topic;  /* consumer: the topic name of the last message, reused while equal */
+    PyObject *last_topic;  /* consumer: the topic name of the last message, reused while equal;
+                              producer: the topic object last produced to, whose rd_kafka_topic_t
+                              is last_rkt (both read and replaced in a critical section) */
+    rd_kafka_topic_t *last_rkt;
+    PyObject *future_spec; /* producer: the first _produce_future() spec found valid (set once) */
     PyObject *paused;      /* consumer: {(topic, partition)} paused by the user and still assigned */
     int iter_timeout_ms;   /* consumer: idle time that ends iteration (-1: never) */
     DrQueue backlog;       /* delivery reports not yet handed to Python (GIL held to touch) */

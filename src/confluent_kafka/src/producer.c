@@ -12,19 +12,33 @@
  * close() waits until no call uses it). Threads that meet a new topic at once each make one;
  * the first to reach the cache wins and the others drop theirs. */
 rd_kafka_topic_t *cfl_producer_topic(Handle *h, cfl_state *st, PyObject *topic) {
+    rd_kafka_topic_t *rkt = NULL;
+    Py_BEGIN_CRITICAL_SECTION(h);
+    if (h->last_topic == topic) /* the same object as last time: no lookup */
+        rkt = h->last_rkt;
+    Py_END_CRITICAL_SECTION();
+    if (rkt != NULL)
+        return rkt;
     PyObject *cap;
     int found = cfl_dict_get_ref(h->topics, topic, &cap);
     if (found != 0) {
         if (found < 0)
             return NULL;
-        rd_kafka_topic_t *rkt = (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
+        rkt = (rd_kafka_topic_t *)PyCapsule_GetPointer(cap, NULL);
         Py_DECREF(cap);
+        PyObject *old;
+        Py_BEGIN_CRITICAL_SECTION(h);
+        old = h->last_topic;
+        h->last_topic = Py_NewRef(topic);
+        h->last_rkt = rkt;
+        Py_END_CRITICAL_SECTION();
+        Py_XDECREF(old);
         return rkt;
     }
     const char *name = PyUnicode_AsUTF8(topic);
     if (name == NULL)
         return NULL;
-    rd_kafka_topic_t *rkt = rd_kafka_topic_new(h->rk, name, NULL);
+    rkt = rd_kafka_topic_new(h->rk, name, NULL);
     if (rkt == NULL) {
         cfl_raise(st, rd_kafka_last_error(), NULL);
         return NULL;
@@ -238,7 +252,9 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
 }
 
 /* A _produce_future() spec (see below): 0, or -1 with TypeError. */
-static int check_future_spec(PyObject *spec) {
+static int check_future_spec(Handle *h, PyObject *spec) {
+    if (spec == CFL_LOAD_PTR(&h->future_spec))
+        return 0; /* checked before, and a tuple cannot change */
     if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 4 || PyTuple_GET_SIZE(spec) > 5 ||
         !PyType_Check(PyTuple_GET_ITEM(spec, 0)) || !PyType_Check(PyTuple_GET_ITEM(spec, 1)) ||
         !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) || !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3)) ||
@@ -260,6 +276,8 @@ static int check_future_spec(PyObject *spec) {
             return -1;
         }
     }
+    if (CFL_LOAD_PTR(&h->future_spec) == NULL && CFL_PUBLISH_PTR(&h->future_spec, spec))
+        Py_INCREF(spec);
     return 0;
 }
 
@@ -275,7 +293,7 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
         PyErr_Format(PyExc_TypeError, "_produce_future() takes 3 to 8 positional arguments (%zd given)", nargs);
         return NULL;
     }
-    if (cfl_handle_check(self) < 0 || check_future_spec(args[1]) < 0)
+    if (cfl_handle_check(self) < 0 || check_future_spec(self, args[1]) < 0)
         return NULL;
     ProduceArgs pa = {.opaque = args[0], .callback = args[1], .topic = args[2],
                       .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
@@ -303,7 +321,7 @@ static PyObject *Producer_send_future(Handle *self, PyObject *const *args, Py_ss
         PyErr_SetString(PyExc_TypeError, "_send_future() takes a class and a dict of its keyword arguments");
         return NULL;
     }
-    if (cfl_handle_check(self) < 0 || check_future_spec(args[2]) < 0)
+    if (cfl_handle_check(self) < 0 || check_future_spec(self, args[2]) < 0)
         return NULL;
     if ((value != Py_None && !PyBytes_CheckExact(value)) || (key != Py_None && !PyBytes_CheckExact(key)) ||
         (value == Py_None && key == Py_None) || args[6] != Py_None || args[8] != Py_None ||
