@@ -543,11 +543,9 @@ class Producer:
                                     Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
                         topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                         timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
-    def _send_future(self, future_class: type, future_kwargs: Dict[str, Any],
-                     spec: Union[Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
-                                 Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
-                     topic: str, value: Any, key: Any, partition: Optional[int], timestamp: Optional[int],
-                     headers: Any, limit: int, /) -> Optional[Any]: ...
+    def _send_future(self, args: Tuple[type, Dict[str, Any], Tuple[Any, ...], int], topic: str, value: Any,
+                     key: Any, partition: Optional[int], timestamp: Optional[int], headers: Any,
+                     /) -> Optional[Any]: ...
 
 class Consumer:
     """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""

@@ -88,10 +88,12 @@ def test_futures_belong_to_the_running_loop(mock_cluster: Any, topic: str) -> No
 
     async def send() -> "asyncio.Future[RecordMetadata]":
         await producer.start()
-        fut = await producer.send(topic, b"v", partition=0)
-        assert fut.get_loop() is asyncio.get_running_loop()
-        await fut
-        return fut
+        futs = [await producer.send(topic, b"v", partition=0), await producer.send(topic, b"v"),
+                await producer.send(topic, b"v")]  # the full path, then the one-call path
+        for fut in futs:
+            assert fut.get_loop() is asyncio.get_running_loop()
+            await fut
+        return futs[-1]
 
     first = asyncio.run(send())
     second = asyncio.run(send())  # a new loop: the remembered one is not running any more

@@ -187,8 +187,8 @@ def test_set_result_overridden_by_a_subclass_or_an_instance_is_called() -> None:
 
 def _send(p: Producer, loop: Any, spec: Any, value: Any = b"v", key: Any = None, partition: Any = None,
           timestamp: Any = None, headers: Any = None, limit: Any = 100) -> Any:
-    return p._send_future(asyncio.Future, {"loop": loop}, spec, "t", value, key, partition, timestamp, headers,
-                          limit)
+    return p._send_future((asyncio.Future, {"loop": loop}, spec, limit), "t", value, key, partition, timestamp,
+                          headers)
 
 
 def test_send_future_makes_the_future_and_produces() -> None:
@@ -226,8 +226,8 @@ def test_send_future_declines_anything_but_the_common_call(kwargs: Any) -> None:
         spec = (RM, TP, _fallback([]), ())
         args = {"value": b"v", "key": None, "partition": None, "timestamp": None, "headers": None, "limit": 100}
         args.update(kwargs)
-        assert p._send_future(Counted, {"loop": loop}, spec, "t", args["value"], args["key"], args["partition"],
-                              args["timestamp"], args["headers"], args["limit"]) is None
+        assert p._send_future((Counted, {"loop": loop}, spec, args["limit"]), "t", args["value"], args["key"],
+                              args["partition"], args["timestamp"], args["headers"]) is None
         assert made == [] and len(p) == 0
     asyncio.run(main())
 
@@ -238,19 +238,18 @@ def test_send_future_errors() -> None:
         loop = asyncio.get_running_loop()
         spec = (RM, TP, _fallback([]), ())
         with pytest.raises(TypeError):
-            p._send_future(asyncio.Future, {"loop": loop}, spec, "t", b"v")  # type: ignore[call-arg]
-        with pytest.raises(TypeError):
-            p._send_future(1, {"loop": loop}, spec, "t", b"v", None, None, None, None, 100)  # type: ignore[arg-type]
-        with pytest.raises(TypeError):
-            p._send_future(asyncio.Future, [("loop", loop)], spec, "t", b"v", None, None, None, None,  # type: ignore[arg-type]
-                           100)
+            p._send_future((asyncio.Future, {"loop": loop}, spec, 100), "t", b"v")  # type: ignore[call-arg]
+        for bad in [(1, {"loop": loop}, spec, 100), (asyncio.Future, [("loop", loop)], spec, 100),
+                    (asyncio.Future, {"loop": loop}, spec), [asyncio.Future, {"loop": loop}, spec, 100], None]:
+            with pytest.raises(TypeError):
+                p._send_future(bad, "t", b"v", None, None, None, None)  # type: ignore[arg-type]
         with pytest.raises(TypeError):
             _send(p, loop, (RM, TP, print))
         with pytest.raises(TypeError):  # the future's own constructor refuses the keyword
-            p._send_future(asyncio.Future, {"nope": 1}, spec, "t", b"v", None, None, None, None, 100)
+            p._send_future((asyncio.Future, {"nope": 1}, spec, 100), "t", b"v", None, None, None, None)
         with pytest.raises(TypeError, match="topic"):
-            p._send_future(asyncio.Future, {"loop": loop}, spec, 1, b"v", None, None, None, None,  # type: ignore[arg-type]
-                           100)
+            p._send_future((asyncio.Future, {"loop": loop}, spec, 100), 1, b"v", None, None, None,  # type: ignore[arg-type]
+                           None)
         with pytest.raises(TypeError):
             _send(p, loop, spec, timestamp="now")
         with pytest.raises(ValueError):

@@ -305,31 +305,35 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
     Py_RETURN_NONE;
 }
 
-/* _send_future(future_class, future_kwargs, spec, topic, value, key, partition, timestamp, headers,
- * limit), all positional: the aiokafka facade's common send() in one call. When value and key are
- * each exact bytes or None, not both None, of at most `limit` bytes together, and partition and
- * headers are None, makes future_class(**future_kwargs), produces as
- * _produce_future(future, spec, topic, value, key, None, timestamp) would, and returns the
- * future. Anything else returns None having done nothing: the caller's full path checks it. */
+/* _send_future(args, topic, value, key, partition, timestamp, headers), all positional, args
+ * being (future_class, future_kwargs, spec, limit): the aiokafka facade's common send() in one
+ * call. When value and key are each exact bytes or None, not both None, of at most `limit` (an
+ * int) bytes together, and partition and headers are None, makes future_class(**future_kwargs),
+ * produces as _produce_future(future, spec, topic, value, key, None, timestamp) would, and
+ * returns the future. Anything else returns None having done nothing: the caller's full path
+ * checks it. */
 static PyObject *Producer_send_future(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 10) {
-        PyErr_Format(PyExc_TypeError, "_send_future() takes 10 positional arguments (%zd given)", nargs);
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "_send_future() takes 7 positional arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *fut_type = args[0], *fut_kwargs = args[1], *value = args[4], *key = args[5];
-    if (!PyType_Check(fut_type) || !PyDict_CheckExact(fut_kwargs)) {
-        PyErr_SetString(PyExc_TypeError, "_send_future() takes a class and a dict of its keyword arguments");
+    PyObject *conf = args[0], *value = args[2], *key = args[3];
+    if (!PyTuple_CheckExact(conf) || PyTuple_GET_SIZE(conf) != 4 || !PyType_Check(PyTuple_GET_ITEM(conf, 0)) ||
+        !PyDict_CheckExact(PyTuple_GET_ITEM(conf, 1))) {
+        PyErr_SetString(PyExc_TypeError, "_send_future() takes (future class, dict of its keyword arguments, spec, "
+                                         "limit) first");
         return NULL;
     }
-    if (cfl_handle_check(self) < 0 || check_future_spec(self, args[2]) < 0)
+    PyObject *spec = PyTuple_GET_ITEM(conf, 2), *limit_obj = PyTuple_GET_ITEM(conf, 3);
+    if (cfl_handle_check(self) < 0 || check_future_spec(self, spec) < 0)
         return NULL;
     if ((value != Py_None && !PyBytes_CheckExact(value)) || (key != Py_None && !PyBytes_CheckExact(key)) ||
-        (value == Py_None && key == Py_None) || args[6] != Py_None || args[8] != Py_None ||
-        !PyLong_CheckExact(args[9]))
+        (value == Py_None && key == Py_None) || args[4] != Py_None || args[6] != Py_None ||
+        !PyLong_CheckExact(limit_obj))
         Py_RETURN_NONE;
     Py_ssize_t size = (value != Py_None ? PyBytes_GET_SIZE(value) : 0) + (key != Py_None ? PyBytes_GET_SIZE(key) : 0);
     int overflow;
-    long long limit = PyLong_AsLongLongAndOverflow(args[9], &overflow);
+    long long limit = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
     if (limit == -1 && PyErr_Occurred())
         return NULL;
     if (overflow < 0 || (!overflow && size > limit))
@@ -337,12 +341,12 @@ static PyObject *Producer_send_future(Handle *self, PyObject *const *args, Py_ss
     PyObject *empty = PyTuple_New(0);
     if (empty == NULL)
         return NULL;
-    PyObject *fut = PyObject_Call(fut_type, empty, fut_kwargs);
+    PyObject *fut = PyObject_Call(PyTuple_GET_ITEM(conf, 0), empty, PyTuple_GET_ITEM(conf, 1));
     Py_DECREF(empty);
     if (fut == NULL)
         return NULL;
-    ProduceArgs pa = {.opaque = fut, .callback = args[2], .topic = args[3], .value = value, .key = key,
-                      .timestamp = args[7], .resolve = 1};
+    ProduceArgs pa = {.opaque = fut, .callback = spec, .topic = args[1], .value = value, .key = key,
+                      .timestamp = args[5], .resolve = 1};
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0) {
         Py_DECREF(fut);
@@ -687,7 +691,7 @@ static PyMethodDef Producer_methods[] = {
     {"_produce_future", (PyCFunction)(void (*)(void))Producer_produce_future_guarded, METH_FASTCALL,
      "_produce_future($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery resolves future with a RecordMetadata built in C (aiokafka facade)."},
     {"_send_future", (PyCFunction)(void (*)(void))Producer_send_future_guarded, METH_FASTCALL,
-     "_send_future($self, future_class, future_kwargs, spec, topic, value, key, partition, timestamp, headers, limit, /)\n--\n\nThe aiokafka facade's common send(): _produce_future() of a new future_class(**future_kwargs) for exact bytes within limit, no partition and no headers; returns the future, or None (nothing done) for any other call."},
+     "_send_future($self, args, topic, value, key, partition, timestamp, headers, /)\n--\n\nThe aiokafka facade's common send(), args being (future_class, future_kwargs, spec, limit): _produce_future() of a new future_class(**future_kwargs) for exact bytes within limit, no partition and no headers; returns the future, or None (nothing done) for any other call."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll_guarded, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."
      "\n\n"

@@ -15,7 +15,7 @@ from asyncio import Future as _Future
 from asyncio import get_running_loop as _running_loop
 from asyncio import sleep as _sleep
 from threading import get_ident as _thread_ident
-from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from confluent_kafka.aio import AIOProducer
 from confluent_kafka.cimpl import Consumer as _Consumer
@@ -294,17 +294,21 @@ class AIOKafkaProducer:
         # found without asyncio.get_running_loop() (which asks the kernel for the process id on
         # every call up to CPython 3.11).
         self._loop: Optional[_BaseEventLoop] = None
-        self._loop_kw: Dict[str, Any] = {}  # {"loop": self._loop}: how _send_future() makes a future
+        # What send()'s one-call path (_send_future()) needs: the loop on which it may be taken (None
+        # while it may not, see _update_fast()), and (the future class, its keyword arguments for
+        # that loop, _SPEC, max_request_size).
+        self._fast_loop: Optional[_BaseEventLoop] = None
+        self._send_args: Tuple[Any, ...] = ()
         self._unserved = 0  # messages sent since send() last served reports and yielded
-        self._plain = False
-        self._update_plain()
+        self._update_fast()
 
-    def _update_plain(self) -> None:
-        """Whether send() may try its one-call path (``_send_future()``): open, no serializer or
-        partitioner to run in Python, and not a transactional producer outside a transaction. Kept
-        up to date by whatever changes one of these."""
-        self._plain = (not self._closed and self._key_serializer is None and self._value_serializer is None
-                       and self._partitioner is None and (not self._transactional or self._in_txn))
+    def _update_fast(self) -> None:
+        """send() may try its one-call path on the remembered loop while the producer is open, has
+        no serializer or partitioner to run in Python, and is not a transactional producer outside
+        a transaction. Called by whatever changes one of these, or the loop."""
+        plain = (not self._closed and self._key_serializer is None and self._value_serializer is None
+                 and self._partitioner is None and (not self._transactional or self._in_txn))
+        self._fast_loop = self._loop if plain else None
 
     # ---- lifetime --------------------------------------------------------------------------
 
@@ -342,7 +346,7 @@ class AIOKafkaProducer:
         if self._closed:
             return
         self._closed = True
-        self._update_plain()
+        self._update_fast()
         await self._aio.close()
 
     async def __aenter__(self) -> "AIOKafkaProducer":
@@ -411,24 +415,22 @@ class AIOKafkaProducer:
             self._unserved = 0
             self._aio._serve()
             await _sleep(0)
-        if self._plain:
-            # The common call in one step: _send_future() checks what the path below would
-            # (bytes or None, not both None, within max_request_size, no partition, no headers),
-            # makes the future as below and produces; for anything else it does nothing.
-            loop = self._loop
-            if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
-                send_future = self._send_future  # a plain attribute load: cheaper than a method load
-                try:
-                    sent: "Optional[asyncio.Future[RecordMetadata]]" = send_future(
-                        _Future, self._loop_kw, _SPEC, topic, value, key, partition, timestamp_ms, headers,
-                        self._max_request_size)
-                except BufferError:
-                    sent = None  # the path below waits for room
-                except KafkaException as e:
-                    raise from_librdkafka(e) from None
-                if sent is not None:
-                    self._unserved += 1
-                    return sent
+        loop = self._fast_loop
+        if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
+            # The common call in one step: _send_future() checks what the path below would (bytes
+            # or None, not both None, within max_request_size, no partition, no headers), makes
+            # the future as below and produces; for anything else it does nothing.
+            send_future = self._send_future  # a plain attribute load: cheaper than a method load
+            try:
+                sent: "Optional[asyncio.Future[RecordMetadata]]" = send_future(
+                    self._send_args, topic, value, key, partition, timestamp_ms, headers)
+            except BufferError:
+                sent = None  # the path below waits for room
+            except KafkaException as e:
+                raise from_librdkafka(e) from None
+            if sent is not None:
+                self._unserved += 1
+                return sent
         if self._closed:
             raise ProducerClosed()
         assert not (value is None and key is None), "Need at least one: key or value"
@@ -489,9 +491,12 @@ class AIOKafkaProducer:
         if isinstance(loop, _BaseEventLoop) and type(loop).create_future is _BASE_CREATE_FUTURE:
             if self._loop is not loop:
                 self._loop = loop
-                self._loop_kw = {"loop": loop}
+                self._send_args = (_Future, {"loop": loop}, _SPEC, self._max_request_size)
+                self._update_fast()
             return _Future(loop=loop)  # what create_future() makes
-        self._loop = None
+        if self._loop is not None:
+            self._loop = None
+            self._update_fast()
         return loop.create_future()
 
     async def send_and_wait(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
@@ -575,7 +580,7 @@ class AIOKafkaProducer:
         except KafkaException as e:
             raise from_librdkafka(e) from None
         self._in_txn = True
-        self._update_plain()
+        self._update_fast()
 
     async def commit_transaction(self) -> None:
         """Deliver what the transaction sent and commit it.
@@ -590,7 +595,7 @@ class AIOKafkaProducer:
             raise from_librdkafka(e) from None
         finally:
             self._in_txn = False
-            self._update_plain()
+            self._update_fast()
 
     async def abort_transaction(self) -> None:
         """Abort the open transaction (its messages are never read by read_committed consumers).
@@ -605,7 +610,7 @@ class AIOKafkaProducer:
             raise from_librdkafka(e) from None
         finally:
             self._in_txn = False
-            self._update_plain()
+            self._update_fast()
 
     def transaction(self) -> TransactionContext:
         """``async with producer.transaction():`` commits on success and aborts on an exception.
