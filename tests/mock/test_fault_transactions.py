@@ -83,6 +83,12 @@ def test_fatal_error_is_final(api: ApiKey, code: int, reported: int, mock_cluste
         with pytest.raises(KafkaException) as info:
             call()
         assert info.value.args[0].fatal() is True
+    # produce() refuses with the fatal error's code, with or without a timestamp (two different
+    # librdkafka calls underneath).
+    for kwargs in ({}, {"timestamp": 1234}):
+        with pytest.raises(KafkaException) as info:
+            p.produce(unique_topic, b"after", partition=0, **kwargs)
+        assert info.value.args[0].code() == reported
     # ... and a new producer with the same transactional id is the way out.
     fresh = make_producer({"transactional.id": f"txn-{uuid.uuid4().hex}"})
     fresh.init_transactions(30)

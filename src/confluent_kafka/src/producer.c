@@ -92,9 +92,29 @@ int cfl_int_arg(PyObject *obj, const char *what, long long dflt, long long lo, l
     return 0;
 }
 
+static int produce_failed(cfl_state *st, rd_kafka_resp_err_t err) {
+    if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL)
+        /* The queue empties as poll() or flush() serve delivery reports. */
+        PyErr_SetString(PyExc_BufferError, cfl_err_text(err));
+    else
+        cfl_raise_prefixed(st, err, "Unable to produce message");
+    return -1;
+}
+
 int cfl_produce_enqueue(Handle *h, cfl_state *st, rd_kafka_topic_t *rkt, int32_t partition, int msgflags,
                         const void *value, size_t value_len, const void *key, size_t key_len, int64_t timestamp,
                         rd_kafka_headers_t *hdrs, MsgRef *ref, rd_kafka_resp_err_t *rd_err) {
+    if (timestamp == 0 && hdrs == NULL) {
+        /* What produceva() below does for these arguments, without its argument list. */
+        if (rd_kafka_produce(rkt, partition, msgflags, (void *)value, value_len, key, key_len, ref) == 0) {
+            *rd_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+            return 0;
+        }
+        *rd_err = rd_kafka_last_error();
+        if (*rd_err == RD_KAFKA_RESP_ERR__FATAL) /* produceva() reports the fatal error's own code */
+            *rd_err = rd_kafka_fatal_error(h->rk, NULL, 0);
+        return produce_failed(st, *rd_err);
+    }
     rd_kafka_vu_t vu[8];
     size_t n = 0;
     vu[n].vtype = RD_KAFKA_VTYPE_RKT;
@@ -128,12 +148,7 @@ int cfl_produce_enqueue(Handle *h, cfl_state *st, rd_kafka_topic_t *rkt, int32_t
         rd_kafka_headers_destroy(hdrs); /* still ours when the call failed */
     *rd_err = rd_kafka_error_code(error);
     rd_kafka_error_destroy(error);
-    if (*rd_err == RD_KAFKA_RESP_ERR__QUEUE_FULL)
-        /* The queue empties as poll() or flush() serve delivery reports. */
-        PyErr_SetString(PyExc_BufferError, cfl_err_text(*rd_err));
-    else
-        cfl_raise_prefixed(st, *rd_err, "Unable to produce message");
-    return -1;
+    return produce_failed(st, *rd_err);
 }
 
 /* Enqueue one message. Returns 0; or -1 with an exception set (BufferError when the queue is
