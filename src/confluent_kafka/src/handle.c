@@ -11,6 +11,7 @@
 #include "consumer.h"
 #include "error.h"
 #include "message.h"
+#include "slot_field.h"
 
 #ifndef _WIN32
 #include <pthread.h>
@@ -138,20 +139,13 @@ static PyObject *bytes_or_null(const char *p, size_t len, int present) {
     return present ? PyBytes_FromStringAndSize(p, (Py_ssize_t)len) : NULL;
 }
 
-/* A named tuple of exact str, int and None values (and of such tuples left untracked), without an
- * instance dict, can never be part of a reference cycle: leave it out of the garbage collector's
- * generations, as CPython does for such plain tuples (and this module for Messages), so reports
- * held by many pending futures do not make each collection longer. */
+/* A named tuple that can never be part of a reference cycle (cfl_may_reach_back's rule: no
+ * instance dict, only values the collector does not watch and such tuples) is left out of the
+ * garbage collector's generations, as CPython does for such plain tuples (and this module for
+ * Messages), so reports held by many pending futures do not make each collection longer. */
 static void untrack_if_atomic(PyObject *t) {
-    if (Py_TYPE(t)->tp_dictoffset != 0 || !PyObject_GC_IsTracked(t))
-        return;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
-        PyObject *o = PyTuple_GET_ITEM(t, i);
-        if (!(o == Py_None || PyLong_CheckExact(o) || PyUnicode_CheckExact(o) ||
-              (PyTuple_Check(o) && !PyObject_GC_IsTracked(o))))
-            return;
-    }
-    PyObject_GC_UnTrack(t);
+    if (PyObject_GC_IsTracked(t) && !cfl_may_reach_back(t))
+        PyObject_GC_UnTrack(t);
 }
 
 #define CFL_TP_CACHE_TOPICS 10000 /* topics a _produce_future() TopicPartition cache holds at most */
@@ -316,7 +310,8 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e, DrMemo
             return -1;
         }
     /* Its items are the topic, ints, None and the TopicPartition: atomic when the topic is an
-     * exact str and the TopicPartition was left untracked (untrack_if_atomic()'s rule). */
+     * exact str and the TopicPartition was left untracked (untrack_if_atomic(), checked here
+     * without walking the items, once per report). */
     if (rm_type->tp_dictoffset == 0 && PyUnicode_CheckExact(ref->topic) && !PyObject_GC_IsTracked(tp))
         PyObject_GC_UnTrack(rm);
     PyObject *res = dr_set_result(st, memo, ref->opaque, rm);
