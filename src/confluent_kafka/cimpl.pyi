@@ -89,6 +89,24 @@ class _SlotField:
     def __set__(self, obj: Any, value: Any) -> None: ...
     def __delete__(self, obj: Any) -> None: ...
 
+class _RecordFuture:
+    """The state and hot methods of the kafka-python facade's FutureRecordMetadata, settled in C by
+    ``Producer._produce_record()``'s delivery reports."""
+
+    is_done: bool
+    value: Any
+    exception: Optional[BaseException]
+    _wait: Callable[[float], Any]
+    def __init__(self, wait: Callable[[float], Any], args: Tuple[Optional[int], int, int, int]) -> None: ...
+    @property
+    def args(self) -> Tuple[Optional[int], int, int, int]: ...
+    def success(self, value: Any, /) -> Self: ...
+    def failure(self, e: Any, /) -> Self: ...
+    def add_callback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Self: ...
+    def add_errback(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Self: ...
+
+_RF = TypeVar("_RF", bound=_RecordFuture)
+
 def _check_keywords(names: Tuple[str, ...], kwargs: Dict[str, Any], /) -> None:
     """Raise the TypeError this interpreter's ``PyArg_ParseTupleAndKeywords`` raises for a keyword
     of ``kwargs`` not in ``names`` (at most 16); None when every one is known."""
@@ -546,6 +564,11 @@ class Producer:
     def _send_future(self, args: Tuple[type, Dict[str, Any], Tuple[Any, ...], int], topic: str, value: Any,
                      key: Any, partition: Optional[int], timestamp: Optional[int], headers: Any,
                      /) -> Optional[Any]: ...
+    def _produce_record(self, future_class: builtins.type[_RF], spec: Tuple[type, type, Callable[..., Any], Tuple[type, ...],
+                                                                   Dict[Any, Any]],
+                        wait: Callable[[float], Any], args: Tuple[Optional[int], int, int, int], topic: str,
+                        value: Any = None, key: Any = None, partition: Optional[int] = None,
+                        timestamp: Optional[int] = None, headers: Any = None, /) -> _RF: ...
 
 class Consumer:
     """Kafka consumer, either in a consumer group (``subscribe``) or with manual ``assign``."""

@@ -90,45 +90,91 @@ def test_settled_while_adding_on_another_thread_runs_each_once(fail: bool) -> No
     assert counts == [2] * n and wrong == [0]
 
 
-class SettlesOnQueue(dict):
-    """An instance dict that settles its future as a function is queued: what the delivery
-    thread may do between the queueing and the check after it."""
-
-    settle: Any = None
-
-    def setdefault(self, key: Any, default: Any = None) -> Any:
-        got = dict.setdefault(self, key, default)
-        settle, self.settle = self.settle, None
-        if settle is not None:
-            settle()
-        return got
-
-
-@pytest.mark.parametrize("queued_before", [0, 1])
-@pytest.mark.parametrize("fail", [False, True])
-def test_settled_right_after_queueing_still_runs_it(queued_before: int, fail: bool) -> None:
+def test_functions_added_by_a_running_callback_run_at_once() -> None:
+    """A callback that adds more (or settles again) finds the future settled: no deadlock, each
+    added function runs once, and a second success() runs nothing queued before."""
     seen: List[Any] = []
     f = _future()
-    d = SettlesOnQueue(f.__dict__)
-    f.__dict__ = d
-    add = f.add_errback if fail else f.add_callback
-    for i in range(queued_before):
-        add(seen.append)  # the list already exists when the racing one is queued
-    d.settle = (lambda: f.failure(KeyError("k"))) if fail else (lambda: f.success("md"))
-    add(lambda v: seen.append(("racing", type(v).__name__ if fail else v)))
-    outcome = "KeyError" if fail else "md"
-    assert [s if isinstance(s, tuple) else (type(s).__name__ if fail else s) for s in seen] == \
-        [outcome] * queued_before + [("racing", outcome)]
+
+    def first(v: Any) -> None:
+        seen.append(("first", v))
+        f.add_callback(lambda w: seen.append(("nested", w)))
+        f.add_errback(lambda e: seen.append("never"))
+        f.success("again")
+
+    f.add_callback(first).add_callback(lambda v: seen.append(("second", v)))
+    f.success("md")
+    assert seen == [("first", "md"), ("nested", "md"), ("second", "md")]
+    assert f.value == "again"
 
 
-def test_delivery_report_runs_the_callbacks_with_the_record_metadata() -> None:
-    msg = Message(topic="t", partition=2, offset=41, value=b"v", timestamp=(TIMESTAMP_CREATE_TIME, 1234))
+def test_extra_arguments_bind_as_in_kafka_python() -> None:
     seen: List[Any] = []
     f = _future()
-    f.add_callback(seen.append).add_errback(lambda e: seen.append("never"))
-    d = SettlesOnQueue(f.__dict__)
-    f.__dict__ = d
-    d.settle = lambda: f._delivered(None, msg)  # delivered while the second callback is queued
-    f.add_callback(lambda md: seen.append(("racing", md.offset)))
-    assert [(md.topic, md.partition, md.offset, md.timestamp) for md in seen[:1]] == [("t", 2, 41, 1234)]
-    assert seen[1:] == [("racing", 41)] and f.get() is seen[0]
+    f.add_callback(lambda a, v, b=None: seen.append((a, v, b)), "a", b="b")
+    f.add_callback(f=seen.append)  # kafka-python's f is a keyword too
+    f.success("md")
+    f.add_errback(lambda *a, **k: seen.append("never"), 1, k=2)
+    f.add_callback(f=lambda *a, **k: seen.append((a, k)), x=1)
+    assert seen == [("a", "md", "b"), "md", (("md",), {"x": 1})]
+
+
+@pytest.mark.parametrize("bad", [lambda f: f.add_callback(), lambda f: f.add_errback(),
+                                 lambda f: f.failure("not an exception"), lambda f: f.failure(int)])
+def test_bad_arguments_raise_type_error(bad: Any) -> None:
+    f = _future()
+    with pytest.raises(TypeError):
+        bad(f)
+    assert not f.is_done
+
+
+@pytest.mark.parametrize("args", [None, (), (None, -1, 1), ("now", -1, 1, 0), [None, -1, 1, 0]])
+def test_constructor_checks_its_arguments(args: Any) -> None:
+    with pytest.raises(TypeError, match="args must be"):
+        FutureRecordMetadata(lambda seconds: None, args)
+    with pytest.raises(TypeError, match="wait must be callable"):
+        FutureRecordMetadata(None, (None, -1, 1, 0))
+
+
+def test_failure_instantiates_an_exception_class() -> None:
+    f = _future()
+    f.failure(KeyError)
+    assert type(f.exception) is KeyError and f.failed() and f.value is None
+
+
+def test_a_raising_callback_is_logged_or_raised(caplog: pytest.LogCaptureFixture) -> None:
+    f = _future()
+    f.add_callback(lambda v: 1 / 0)
+    with caplog.at_level("ERROR", logger="kafka.future"):
+        f.success("md")
+    assert [(r.getMessage(), r.exc_info[0]) for r in caplog.records] == [
+        ("Error processing callback", ZeroDivisionError)]
+
+    class Strict(FutureRecordMetadata):
+        error_on_callbacks = True
+
+    g = Strict(lambda seconds: None, (None, -1, 1, 0))
+    g.add_errback(lambda e: {}["missing"]).add_errback(lambda e: pytest.fail("not after a raise"))
+    with pytest.raises(KeyError, match="missing"):
+        g.failure(ValueError("x"))
+    assert g.failed()
+
+
+def test_a_future_in_a_cycle_is_collected() -> None:
+    import gc
+    import weakref
+
+    f = _future()
+    f.add_callback(lambda v, f=f: f)  # the future holds a callback that holds the future
+    ref = weakref.ref(f)
+    del f
+    gc.collect()
+    assert ref() is None
+
+
+def test_it_is_a_kafka_python_future() -> None:
+    from confluent_kafka.compat.kafka.future import Future
+    f = _future()
+    assert isinstance(f, Future) and not f.succeeded() and not f.retriable()
+    f.success(1)
+    assert f.succeeded() and f.is_done

@@ -11,6 +11,7 @@
 #include "consumer.h"
 #include "error.h"
 #include "message.h"
+#include "record_future.h"
 #include "slot_field.h"
 
 #ifndef _WIN32
@@ -151,10 +152,7 @@ static void untrack_if_atomic(PyObject *t) {
 #define CFL_TP_CACHE_TOPICS 10000 /* topics a _produce_future() TopicPartition cache holds at most */
 #define CFL_TP_CACHE_PARTS 100000 /* partitions of one topic it holds at most */
 
-/* spec[1](topic, part) of a _produce_future() report: the one cached in spec[4] (a dict of
- * topic -> dict of partition -> TopicPartition) if the spec has a cache, else a new one. A new
- * reference, or NULL with an exception set. GIL held. */
-static PyObject *dr_topic_partition(PyObject *spec, PyObject *topic, PyObject *part) {
+PyObject *cfl_spec_topic_partition(PyObject *spec, PyObject *topic, PyObject *part) {
     PyTypeObject *tp_type = (PyTypeObject *)PyTuple_GET_ITEM(spec, 1);
     PyObject *cache = PyTuple_GET_SIZE(spec) > 4 ? PyTuple_GET_ITEM(spec, 4) : NULL;
     /* Strong references taken by the lookup itself (cfl_dict_get_ref): a lookup may run a str
@@ -267,7 +265,7 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e, DrMemo
             Py_DECREF(rm);
             return -1;
         }
-        tp = dr_topic_partition(ref->callback, ref->topic, part);
+        tp = cfl_spec_topic_partition(ref->callback, ref->topic, part);
         if (tp == NULL) {
             Py_DECREF(part);
             Py_DECREF(rm);
@@ -335,7 +333,9 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e, DrMemo *memo) 
     int no_callbacks = CFL_LOAD_INT(&h->no_callbacks);
     if (ref->resolve && !no_callbacks) {
         if (e->err == RD_KAFKA_RESP_ERR_NO_ERROR && e->copy == NULL) {
-            rc = dr_resolve(st, ref, e, memo);
+            rc = ref->resolve == CFL_RESOLVE_RECORD_FUTURE
+                     ? cfl_record_future_delivered(ref->opaque, ref->callback, ref->topic, e)
+                     : dr_resolve(st, ref, e, memo);
             dr_release(e);
             return rc;
         }

@@ -30,10 +30,15 @@ typedef struct {
     Py_ssize_t shared; /* > 0: one ref for the messages of a batch whose successful reports are not
                           wanted (delivery.report.only.error), this many still pending; a failed
                           one's value and key are copied from librdkafka's report (DrCopy) */
-    char resolve;      /* _produce_future(): callback is (RecordMetadata, TopicPartition, fallback);
-                          a success resolves opaque (a future) in C, a failure calls
+    char resolve;      /* a CFL_RESOLVE_* mode: callback is a spec (RecordMetadata, TopicPartition,
+                          fallback, ...); a success settles opaque (a future) in C, a failure calls
                           fallback(opaque, err, msg) */
 } MsgRef;
+
+enum {
+    CFL_RESOLVE_ASYNCIO = 1,       /* _produce_future(): opaque is an asyncio future */
+    CFL_RESOLVE_RECORD_FUTURE = 2, /* _produce_record(): opaque is a _RecordFuture (record_future.c) */
+};
 
 /* A failed message's bytes for a shared MsgRef's report, copied without the GIL. */
 typedef struct {
@@ -55,6 +60,12 @@ typedef struct {
     int32_t leader_epoch;
     int tstype;
 } DrEntry;
+
+/* spec[1](topic, part) of a settled future's report: the one cached in spec[4] (a dict of
+ * topic -> dict of partition -> TopicPartition) if the spec has a cache, else a new one (left
+ * out of the garbage collector when it holds only atomic values). A new reference, or NULL with
+ * an exception set. */
+PyObject *cfl_spec_topic_partition(PyObject *spec, PyObject *topic, PyObject *part);
 
 typedef struct {
     DrEntry *items;

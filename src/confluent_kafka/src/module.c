@@ -10,6 +10,7 @@
 #include "mock.h"
 #include "module.h"
 #include "producer.h"
+#include "record_future.h"
 #include "slot_field.h"
 #include "topic_partition.h"
 
@@ -329,7 +330,8 @@ static int cfl_exec(PyObject *m) {
     if (intern_keywords(st) < 0 || cfl_error_init_types(m, st) < 0 || cfl_message_init_type(m, st) < 0 ||
         cfl_topic_partition_init_type(m, st) < 0 || cfl_producer_init_type(m, st) < 0 ||
         cfl_consumer_init_type(m, st) < 0 || cfl_mock_init_type(m, st) < 0 || cfl_admin_init_type(m, st) < 0 ||
-        cfl_arrow_init_type(m, st) < 0 || cfl_slot_field_init_type(m, st) < 0 || add_constants(m) < 0)
+        cfl_arrow_init_type(m, st) < 0 || cfl_slot_field_init_type(m, st) < 0 ||
+        cfl_record_future_init_type(m, st) < 0 || add_constants(m) < 0)
         return -1;
     return 0;
 }
@@ -345,9 +347,11 @@ static int cfl_traverse(PyObject *m, visitproc visit, void *arg) {
     Py_VISIT(st->AdminClientImplType);
     Py_VISIT(st->ArrowBatchType);
     Py_VISIT(st->SlotFieldType);
+    Py_VISIT(st->RecordFutureType);
     Py_VISIT(st->KafkaException);
     Py_VISIT(st->ThrottleEvent);
     Py_VISIT(st->metadata_module);
+    Py_VISIT(st->partial);
     return 0;
 }
 
@@ -362,9 +366,11 @@ static int cfl_clear(PyObject *m) {
     Py_CLEAR(st->AdminClientImplType);
     Py_CLEAR(st->ArrowBatchType);
     Py_CLEAR(st->SlotFieldType);
+    Py_CLEAR(st->RecordFutureType);
     Py_CLEAR(st->KafkaException);
     Py_CLEAR(st->ThrottleEvent);
     Py_CLEAR(st->metadata_module);
+    Py_CLEAR(st->partial);
     for (int i = 0; i < CFL_KW__COUNT; i++)
         Py_CLEAR(st->kw[i]);
     return 0;

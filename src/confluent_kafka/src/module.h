@@ -22,7 +22,8 @@
 #define CFL_KEYWORDS(X)                                                              \
     X(topic) X(value) X(key) X(partition) X(on_delivery) X(callback) X(timestamp)    \
     X(headers) X(timeout) X(num_messages) X(messages) X(keys) X(timestamps) X(values)  \
-    X(set_result) /* a method name: _produce_future()'s reports call fut.set_result() */
+    X(set_result) /* a method name: _produce_future()'s reports call fut.set_result() */ \
+    X(f)          /* add_callback(f=...) */
 
 enum cfl_kw {
 #define CFL_KW_ENUM(name) CFL_KW_##name,
@@ -41,10 +42,12 @@ typedef struct {
     PyTypeObject *AdminClientImplType;
     PyTypeObject *ArrowBatchType;
     PyTypeObject *SlotFieldType;
+    PyTypeObject *RecordFutureType;
     PyObject *KafkaException;
     /* Pure-Python classes the C layer builds, imported on first use. */
     PyObject *ThrottleEvent;
     PyObject *metadata_module;
+    PyObject *partial; /* functools.partial: add_callback()'s extra arguments */
     PyObject *kw[CFL_KW__COUNT];
 } cfl_state;
 

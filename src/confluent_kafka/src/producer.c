@@ -4,6 +4,7 @@
 #include "conf.h"
 #include "error.h"
 #include "message.h"
+#include "record_future.h"
 #include "topic_partition.h"
 
 /* ---- produce ---------------------------------------------------------------------------- */
@@ -313,7 +314,7 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
     ProduceArgs pa = {.opaque = args[0], .callback = args[1], .topic = args[2],
                       .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
                       .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
-                      .headers = nargs > 7 ? args[7] : NULL, .resolve = 1};
+                      .headers = nargs > 7 ? args[7] : NULL, .resolve = CFL_RESOLVE_ASYNCIO};
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0)
         return NULL;
@@ -361,7 +362,46 @@ static PyObject *Producer_send_future(Handle *self, PyObject *const *args, Py_ss
     if (fut == NULL)
         return NULL;
     ProduceArgs pa = {.opaque = fut, .callback = spec, .topic = args[1], .value = value, .key = key,
-                      .timestamp = args[5], .resolve = 1};
+                      .timestamp = args[5], .resolve = CFL_RESOLVE_ASYNCIO};
+    rd_kafka_resp_err_t err;
+    if (cfl_produce_one(self, self->st, &pa, &err) < 0) {
+        Py_DECREF(fut);
+        return NULL;
+    }
+    return fut;
+}
+
+/* _produce_record(future_class, spec, wait, args, topic, value=None, key=None, partition=None,
+ * timestamp=None, headers=None), all positional: the kafka-python facade's send(). Makes
+ * future_class(wait, args) (a _RecordFuture subclass; args are (timestamp_ms, key size, value
+ * size, header size)), produces as produce() would and returns the future, which a successful
+ * delivery settles in C (record_future.c) with its RecordMetadata made from spec as for
+ * _produce_future(); a failed one calls spec[2](future, err, msg). Raises as produce() does,
+ * BufferError included, having made no future then. */
+static PyObject *Producer_produce_record(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 5 || nargs > 10) {
+        PyErr_Format(PyExc_TypeError, "_produce_record() takes 5 to 10 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *cls = args[0];
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, self->st->RecordFutureType)) {
+        PyErr_SetString(PyExc_TypeError, "_produce_record() takes a _RecordFuture subclass first");
+        return NULL;
+    }
+    if (!PyCallable_Check(args[2])) {
+        PyErr_Format(PyExc_TypeError, "wait must be callable, not %.100s", Py_TYPE(args[2])->tp_name);
+        return NULL;
+    }
+    if (cfl_handle_check(self) < 0 || check_future_spec(self, args[1]) < 0 ||
+        cfl_record_future_check_args(args[3]) < 0)
+        return NULL;
+    PyObject *fut = cfl_record_future_new((PyTypeObject *)cls, args[2], args[3]);
+    if (fut == NULL)
+        return NULL;
+    ProduceArgs pa = {.opaque = fut, .callback = args[1], .topic = args[4],
+                      .value = nargs > 5 ? args[5] : NULL, .key = nargs > 6 ? args[6] : NULL,
+                      .partition = nargs > 7 ? args[7] : NULL, .timestamp = nargs > 8 ? args[8] : NULL,
+                      .headers = nargs > 9 ? args[9] : NULL, .resolve = CFL_RESOLVE_RECORD_FUTURE};
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0) {
         Py_DECREF(fut);
@@ -653,6 +693,7 @@ CFL_GUARD_FAST(cfl_producer_produce_batch)
 CFL_GUARD_FASTPOS(Producer_produce_with)
 CFL_GUARD_FASTPOS(Producer_produce_future)
 CFL_GUARD_FASTPOS(Producer_send_future)
+CFL_GUARD_FASTPOS(Producer_produce_record)
 CFL_GUARD_FAST(Producer_poll)
 CFL_GUARD_FAST(Producer_flush)
 CFL_GUARD_KW(Producer_purge)
@@ -707,6 +748,8 @@ static PyMethodDef Producer_methods[] = {
      "_produce_future($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery resolves future with a RecordMetadata built in C (aiokafka facade)."},
     {"_send_future", (PyCFunction)(void (*)(void))Producer_send_future_guarded, METH_FASTCALL,
      "_send_future($self, args, topic, value, key, partition, timestamp, headers, /)\n--\n\nThe aiokafka facade's common send(), args being (future_class, future_kwargs, spec, limit): _produce_future() of a new future_class(**future_kwargs) for exact bytes within limit, no partition and no headers; returns the future, or None (nothing done) for any other call."},
+    {"_produce_record", (PyCFunction)(void (*)(void))Producer_produce_record_guarded, METH_FASTCALL,
+     "_produce_record($self, future_class, spec, wait, args, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nThe kafka-python facade's send(): produce() of a new future_class(wait, args), a _RecordFuture that a successful delivery settles in C; returns the future."},
     {"poll", (PyCFunction)(void (*)(void))Producer_poll_guarded, METH_FASTCALL | METH_KEYWORDS,
      "poll($self, /, timeout=-1)\n--\n\nReturns int.\n\nServe delivery reports and other callbacks; returns as soon as something was served, or after timeout seconds (None or negative: wait forever)."
      "\n\n"

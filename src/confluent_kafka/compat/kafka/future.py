@@ -28,7 +28,8 @@ class Future:
     """A result that arrives later: ``success(value)`` or ``failure(exception)`` settles it once,
     and callbacks/errbacks added before or after run with the value or the exception."""
 
-    __slots__ = ("is_done", "value", "exception", "_callbacks", "_errbacks", "_lock")
+    # No __slots__ (kafka-python's has none either): FutureRecordMetadata adds this class to a C
+    # base, and two bases with their own slots could not be combined.
     error_on_callbacks = False
 
     def __init__(self) -> None:
@@ -88,26 +89,13 @@ class Future:
 
     def _add(self, errback: bool, f: Callable[..., Any], args: Any, kwargs: Any) -> "Future":
         """What add_callback (``errback`` False) and add_errback do: queue ``f`` (bound to ``args``
-        and ``kwargs``) while unsettled, or run it now if the future settled the way it waits for.
-
-        A subclass may start with None for an empty list: the list is then made on demand.
-        """
+        and ``kwargs``) while unsettled, or run it now if the future settled the way it waits for."""
         if args or kwargs:
             f = functools.partial(f, *args, **kwargs)
-        lock = self._lock
-        lock.acquire()  # (not ``with``, nor getattr by name: this runs once per produced record)
-        try:
+        with self._lock:
             if not self.is_done:
-                fns = self._errbacks if errback else self._callbacks
-                if fns is not None:
-                    fns.append(f)
-                elif errback:
-                    self._errbacks = [f]
-                else:
-                    self._callbacks = [f]
+                (self._errbacks if errback else self._callbacks).append(f)  # type: ignore[union-attr]
                 return self
-        finally:
-            lock.release()
         if errback and self.exception is not None:
             self._run([f], self.exception, "errback")
         elif not errback and self.exception is None:

@@ -7,13 +7,13 @@ import logging
 import threading
 import time
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import confluent_kafka as _ck
 from confluent_kafka.compat.kafka import _config
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka._util import Stats, call, extras, translate_error
-from confluent_kafka.compat.kafka.producer.future import FutureRecordMetadata
+from confluent_kafka.compat.kafka.producer.future import SPEC, FutureRecordMetadata
 from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner, Partitioner, StickyPartitioner
 from confluent_kafka.compat.kafka.serializer import Serializer
 
@@ -22,8 +22,6 @@ __all__ = ["KafkaProducer"]
 log = logging.getLogger(__name__)
 
 _BYTES = (bytes, bytearray, memoryview, type(None))
-_alloc = object.__new__
-_DELIVERED = FutureRecordMetadata._delivered  # called as (future, err, msg)
 
 
 def _serializer(fn: Any) -> Optional[Callable[[str, Any, Any], Any]]:
@@ -111,9 +109,8 @@ class KafkaProducer:
         conf["partitioner"] = "murmur2_random"
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
-        # produce() whose delivery report calls _DELIVERED(future, err, msg): one shared function
-        # instead of a bound method made per record.
-        self._produce = self._producer._produce_with
+        # produce() that makes the record's future and settles it in C on delivery
+        self._produce: Callable[..., FutureRecordMetadata] = self._producer._produce_record
         self._transactional = cfg["transactional_id"] is not None
         self._closed = False
         self._stopping = False
@@ -178,26 +175,25 @@ class KafkaProducer:
             partition = -1 if self._partitioner is None else self._choose(topic, given_key, key, given_value, value)
         elif not isinstance(partition, int) or partition < 0:
             raise TypeError(f"partition must be an int >= 0, not {partition!r}")
-        future = _alloc(FutureRecordMetadata)  # __init__'s two attributes, without its frame
-        future._wait = self._wait
-        future.args = (timestamp_ms, -1 if key is None else len(key), -1 if value is None else len(value), hsize)
+        args = (timestamp_ms, -1 if key is None else len(key), -1 if value is None else len(value), hsize)
         try:
-            self._produce(future, _DELIVERED, topic, value, key, partition, timestamp_ms, headers)
+            future = self._produce(FutureRecordMetadata, SPEC, self._wait, args, topic, value, key, partition,
+                                   timestamp_ms, headers)
         except BufferError:
-            self._produce_blocking(future, topic, value, key, partition, timestamp_ms, headers)
+            future = self._produce_blocking(args, topic, value, key, partition, timestamp_ms, headers)
         except _ck.KafkaException as exc:
-            return future.failure(translate_error(exc))
+            return FutureRecordMetadata(self._wait, args).failure(translate_error(exc))
         self._sent += 1
         return future
 
-    def _produce_blocking(self, future: FutureRecordMetadata, topic: str, value: Any, key: Any,
-                          partition: int, timestamp_ms: Optional[int], headers: Optional[List[Any]]) -> None:
+    def _produce_blocking(self, args: Tuple[Any, ...], topic: str, value: Any, key: Any, partition: int,
+                          timestamp_ms: Optional[int], headers: Optional[List[Any]]) -> FutureRecordMetadata:
         deadline = time.monotonic() + self._max_block
         while True:
             self._producer.poll(0.05)
             try:
-                self._produce(future, _DELIVERED, topic, value, key, partition, timestamp_ms, headers)
-                return
+                return self._produce(FutureRecordMetadata, SPEC, self._wait, args, topic, value, key, partition,
+                                     timestamp_ms, headers)
             except BufferError:
                 if time.monotonic() >= deadline:
                     raise Errors.KafkaTimeoutError(

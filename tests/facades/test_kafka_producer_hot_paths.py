@@ -1,0 +1,133 @@
+"""The kafka-python facade's send(): its futures are settled in C by the delivery reports
+(cimpl._RecordFuture, Producer._produce_record). Checked on the librdkafka mock cluster: what
+callbacks, errbacks, value and get() see, the RecordMetadata built only when asked, and the
+arguments _produce_record() refuses."""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, List
+
+import pytest
+
+from confluent_kafka import TIMESTAMP_LOG_APPEND_TIME, KafkaError, Producer
+from confluent_kafka.compat.kafka import KafkaProducer, TopicPartition
+from confluent_kafka.compat.kafka import errors as Errors
+from confluent_kafka.compat.kafka.producer.future import SPEC, FutureRecordMetadata, RecordMetadata
+from confluent_kafka.testing import ApiKey
+
+pytestmark = pytest.mark.mock
+
+
+@pytest.fixture
+def topic(mock_cluster: Any, unique_topic: str) -> str:
+    mock_cluster.create_topic(unique_topic, partitions=2)
+    return unique_topic
+
+
+def _wait_for(cond: Any, seconds: float = 10.0) -> None:
+    """Callbacks run on the producer's background thread: wait (bounded) for what they record."""
+    deadline = time.monotonic() + seconds
+    while not cond() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _log_append_time(mock_cluster: Any, topic: str) -> int:
+    """The timestamp the native producer's report gives a record of ``topic``."""
+    native = Producer({"bootstrap.servers": mock_cluster.bootstrap_servers})
+    got: List[Any] = []
+    native.produce(topic, b"probe", partition=1, on_delivery=lambda err, msg: got.append(msg.timestamp()))
+    assert native.flush(30) == 0
+    assert got[0][0] == TIMESTAMP_LOG_APPEND_TIME
+    return int(got[0][1])
+
+
+def test_callbacks_get_each_records_metadata(mock_cluster: Any, topic: str) -> None:
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, linger_ms=5)
+    seen: List[Any] = []
+    errors: List[Any] = []
+    futures = [producer.send(topic, b"v%d" % i, partition=1).add_callback(seen.append).add_errback(errors.append)
+               for i in range(500)]
+    stamped = producer.send(topic, b"at", key=b"key", partition=0, timestamp_ms=1_700_000_000_000,
+                            headers=[("h", b"12")])
+    producer.flush(timeout=30)
+    _wait_for(lambda: len(seen) == 500)
+    producer.close()
+    assert errors == [] and len(seen) == 500
+    assert all(type(md) is RecordMetadata for md in seen)
+    assert [md.offset for md in seen] == list(range(seen[0].offset, seen[0].offset + 500))
+    assert seen[0].topic_partition == TopicPartition(topic, 1)
+    assert all(md.topic_partition is seen[0].topic_partition for md in seen)  # shared, as values are
+    assert [f.value for f in futures] == seen and all(f.value is md for f, md in zip(futures, seen))
+    # the mock cluster stamps every record with log-append time 1234, which wins over send()'s
+    assert {(md.timestamp, md.checksum) for md in seen} == {(_log_append_time(mock_cluster, topic), None)}
+    assert {(md.serialized_key_size, md.serialized_value_size, md.serialized_header_size) for md in seen[:10]} == {
+        (-1, 2, -1)}
+    # nobody asked for this one until now: built on the first ask, the same object after
+    md = stamped.get(timeout=1)
+    assert stamped.value is md and stamped.succeeded()
+    assert (md.topic, md.partition, md.offset, md.timestamp) == (topic, 0, 0, seen[0].timestamp)
+    assert (md.serialized_key_size, md.serialized_value_size, md.serialized_header_size) == (3, 2, 3)
+
+
+def test_a_failed_record_runs_its_errbacks(mock_cluster: Any, topic: str) -> None:
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, retries=0)
+    producer.send(topic, b"warm-up").get(timeout=30)
+    mock_cluster.push_request_errors(ApiKey.PRODUCE, [KafkaError.MSG_SIZE_TOO_LARGE])
+    errors: List[Any] = []
+    future = producer.send(topic, b"x").add_errback(errors.append).add_callback(
+        lambda md: pytest.fail("a failed record ran a callback"))
+    with pytest.raises(Errors.MessageSizeTooLargeError):
+        future.get(timeout=30)
+    _wait_for(lambda: bool(errors))
+    producer.close()
+    assert future.failed() and future.value is None
+    assert errors == [future.exception]
+
+
+def test_a_function_added_while_delivering_runs_once(mock_cluster: Any, topic: str) -> None:
+    """The sending thread adds while the background thread settles: each function runs once."""
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, linger_ms=0)
+    counts = [0] * 3000
+    lock = threading.Lock()
+
+    def hit(i: int, _: Any) -> None:
+        with lock:
+            counts[i] += 1
+
+    futures = []
+    for i in range(3000):
+        f = producer.send(topic, b"v")
+        futures.append(f)
+        if i >= 1:
+            futures[i - 1].add_callback(hit, i - 1)  # its report may be settling right now
+    futures[-1].add_callback(hit, 2999)
+    producer.flush(timeout=30)
+    _wait_for(lambda: sum(counts) == 3000)
+    producer.close()
+    assert counts == [1] * 3000
+
+
+def test_produce_record_refuses_bad_arguments(mock_cluster: Any, topic: str) -> None:
+    native = Producer({"bootstrap.servers": mock_cluster.bootstrap_servers})
+    wait, args = (lambda seconds: None), (None, -1, 1, -1)
+
+    class NotAFuture:
+        pass
+
+    bad = [
+        ((NotAFuture, SPEC, wait, args, topic, b"v"), "_RecordFuture subclass"),
+        ((FutureRecordMetadata, SPEC, None, args, topic, b"v"), "wait must be callable"),
+        ((FutureRecordMetadata, SPEC, wait, (None, -1), topic, b"v"), "args must be"),
+        ((FutureRecordMetadata, (RecordMetadata,), wait, args, topic, b"v"), "spec must be"),
+        ((FutureRecordMetadata, SPEC, wait, args, 42, b"v"), "topic must be str"),
+        ((FutureRecordMetadata, SPEC, wait, args, topic, 1.5), "value must be"),
+        ((FutureRecordMetadata, SPEC, wait, args), "takes 5 to 10"),
+    ]
+    for call, message in bad:
+        with pytest.raises(TypeError, match=message):
+            native._produce_record(*call)
+    assert len(native) == 0
+    fut = native._produce_record(FutureRecordMetadata, SPEC, wait, args, topic, b"v", None, 0)
+    assert native.flush(30) == 0
+    assert fut.is_done and fut.value.offset == 0 and fut.value.partition == 0
