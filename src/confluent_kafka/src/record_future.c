@@ -36,6 +36,21 @@ typedef struct {
 
 #define RF(op) ((RecordFutureObject *)(op))
 
+/* In the critical section: make `value` (a new reference, or NULL) the value, dropping a
+ * delivered record's unbuilt place; what was there goes to old[] for release outside. */
+static void replace_value(RecordFutureObject *self, PyObject *value, PyObject *old[3]) {
+    old[0] = self->value;
+    old[1] = self->spec;
+    old[2] = self->topic;
+    self->value = value;
+    self->spec = self->topic = NULL;
+}
+
+static void release_old(PyObject *old[3]) {
+    for (int i = 0; i < 3; i++)
+        Py_XDECREF(old[i]);
+}
+
 int cfl_record_future_check_args(PyObject *args) {
     if (PyTuple_CheckExact(args) && PyTuple_GET_SIZE(args) == 4) {
         PyObject *ts = PyTuple_GET_ITEM(args, 0);
@@ -161,19 +176,14 @@ static PyObject *value_of(PyObject *op) {
     Py_DECREF(args);
     if (built == NULL)
         return NULL;
-    PyObject *drop_spec = NULL, *drop_topic = NULL;
+    PyObject *old[3] = {NULL, NULL, NULL};
     Py_BEGIN_CRITICAL_SECTION(op);
-    if (self->value == NULL) {
-        self->value = Py_NewRef(built);
-        drop_spec = self->spec;
-        drop_topic = self->topic;
-        self->spec = self->topic = NULL;
-    } else {
+    if (self->value == NULL)
+        replace_value(self, Py_NewRef(built), old);
+    else
         Py_SETREF(built, Py_NewRef(self->value)); /* another thread's, or a success() meanwhile */
-    }
     Py_END_CRITICAL_SECTION();
-    Py_XDECREF(drop_spec);
-    Py_XDECREF(drop_topic);
+    release_old(old);
     return built;
 }
 
@@ -269,18 +279,12 @@ int cfl_record_future_delivered(PyObject *op, PyObject *spec, PyObject *topic, c
 
 static PyObject *RecordFuture_success(PyObject *op, PyObject *value) {
     RecordFutureObject *self = RF(op);
-    PyObject *fns, *drop, *old_value, *old_spec, *old_topic;
+    PyObject *fns, *drop, *old[3];
     Py_BEGIN_CRITICAL_SECTION(op);
-    old_value = self->value;
-    old_spec = self->spec;
-    old_topic = self->topic;
-    self->value = Py_NewRef(value);
-    self->spec = self->topic = NULL;
+    replace_value(self, Py_NewRef(value), old);
     fns = take_waiting(self, 0, &drop);
     Py_END_CRITICAL_SECTION();
-    Py_XDECREF(old_value);
-    Py_XDECREF(old_spec);
-    Py_XDECREF(old_topic);
+    release_old(old);
     if (run_taken(op, fns, drop, 0, value) < 0)
         return NULL;
     return Py_NewRef(op);
@@ -410,17 +414,11 @@ static PyObject *RecordFuture_get_value(PyObject *op, void *closure) {
 
 static int RecordFuture_set_value(PyObject *op, PyObject *value, void *closure) {
     (void)closure;
-    PyObject *old_value, *old_spec, *old_topic;
+    PyObject *old[3];
     Py_BEGIN_CRITICAL_SECTION(op);
-    old_value = RF(op)->value;
-    old_spec = RF(op)->spec;
-    old_topic = RF(op)->topic;
-    RF(op)->value = value != NULL && value != Py_None ? Py_NewRef(value) : NULL;
-    RF(op)->spec = RF(op)->topic = NULL;
+    replace_value(RF(op), value != NULL && value != Py_None ? Py_NewRef(value) : NULL, old);
     Py_END_CRITICAL_SECTION();
-    Py_XDECREF(old_value);
-    Py_XDECREF(old_spec);
-    Py_XDECREF(old_topic);
+    release_old(old);
     return 0;
 }
 
