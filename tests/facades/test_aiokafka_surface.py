@@ -157,6 +157,9 @@ def test_defaults_become_aiokafka_behaviour() -> None:
     assert p._conf["acks"] == 1 and p._conf["linger.ms"] == 1 and p._conf["batch.size"] == 16384
     assert p._conf["partitioner"] == "murmur2_random" and p._conf["client.id"].startswith("aiokafka-producer-")
     assert "sasl.mechanism" not in p._conf and "transaction.timeout.ms" not in p._conf
+    # asyncio's connections (aiokafka's) have TCP_NODELAY; librdkafka's must be told
+    assert p._conf["socket.nagle.disable"] is True
+    assert _options.to_librdkafka(_options.CONSUMER, {}, {}, "AIOKafkaConsumer") == {"socket.nagle.disable": True}
     t = AIOKafkaProducer(bootstrap_servers=NOWHERE, transactional_id="t", linger_ms=7)
     assert t._conf["acks"] == -1 and t._conf["enable.idempotence"] is True and t._conf["linger.ms"] == 7
     assert t._conf["transaction.timeout.ms"] == 60000

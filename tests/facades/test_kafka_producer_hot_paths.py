@@ -105,6 +105,7 @@ def test_a_function_added_while_delivering_runs_once(mock_cluster: Any, topic: s
     producer.flush(timeout=30)
     _wait_for(lambda: sum(counts) == 3000)
     producer.close()
+    assert [(i, f.exception) for i, f in enumerate(futures) if not f.succeeded()] == []
     assert counts == [1] * 3000
 
 

@@ -178,3 +178,4 @@ def test_it_is_a_kafka_python_future() -> None:
     assert isinstance(f, Future) and not f.succeeded() and not f.retriable()
     f.success(1)
     assert f.succeeded() and f.is_done
+

@@ -176,14 +176,16 @@ static PyObject *value_of(PyObject *op) {
     Py_DECREF(args);
     if (built == NULL)
         return NULL;
-    PyObject *old[3] = {NULL, NULL, NULL};
+    PyObject *old[3] = {NULL, NULL, NULL}, *kept = NULL;
     Py_BEGIN_CRITICAL_SECTION(op);
     if (self->value == NULL)
         replace_value(self, Py_NewRef(built), old);
     else
-        Py_SETREF(built, Py_NewRef(self->value)); /* another thread's, or a success() meanwhile */
+        kept = Py_NewRef(self->value); /* another thread's, or a success() meanwhile */
     Py_END_CRITICAL_SECTION();
-    release_old(old);
+    release_old(old); /* releases happen outside: a release may run a finalizer */
+    if (kept != NULL)
+        Py_SETREF(built, kept);
     return built;
 }
 
@@ -360,20 +362,25 @@ static PyObject *add(PyObject *op, int errback, PyObject *const *args, Py_ssize_
         f = Py_NewRef(args[0]); /* the common call */
     else if ((f = bind_extra(op, errback ? "add_errback" : "add_callback", args, nargs, kwnames)) == NULL)
         return NULL;
+    /* The list a first function goes in is made before the state is looked at: making an
+     * object may start a garbage collection, which runs finalizers (Python code) and so lets
+     * another thread settle the future in between; a list made then would be queued on a
+     * settled future and never run. (list.append only reallocates: it runs no Python code.) */
+    PyObject *first = PyList_New(1);
+    if (first == NULL) {
+        Py_DECREF(f);
+        return NULL;
+    }
+    PyList_SET_ITEM(first, 0, Py_NewRef(f));
     int queued = 0, runs = 0, failed_err = 0;
     PyObject *exc = NULL;
     Py_BEGIN_CRITICAL_SECTION(op);
     if (!self->is_done) {
         PyObject **fns = errback ? &self->errbacks : &self->callbacks;
-        if (*fns == NULL) {
-            *fns = PyList_New(1);
-            if (*fns != NULL)
-                PyList_SET_ITEM(*fns, 0, Py_NewRef(f));
-            else
-                failed_err = 1;
-        } else if (PyList_Append(*fns, f) < 0) {
+        if (*fns == NULL)
+            *fns = Py_NewRef(first);
+        else if (PyList_Append(*fns, f) < 0)
             failed_err = 1;
-        }
         queued = 1;
     } else {
         runs = errback == (self->exception != NULL);
@@ -393,6 +400,7 @@ static PyObject *add(PyObject *op, int errback, PyObject *const *args, Py_ssize_
             res = Py_None;
     }
     Py_XDECREF(exc);
+    Py_DECREF(first);
     Py_DECREF(f);
     return res == NULL ? NULL : Py_NewRef(op);
 }

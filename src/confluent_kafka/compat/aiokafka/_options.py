@@ -215,7 +215,8 @@ def to_librdkafka(options: Tuple[Option, ...], values: Dict[str, Any], defaults:
 
     Every such option is set, its aiokafka default included, so that a facade client behaves as
     aiokafka's does (librdkafka's own defaults differ: linger.ms, batch.size, session.timeout.ms,
-    isolation.level, ...). None leaves the property to librdkafka. An option of kind ``"none"``
+    isolation.level, ...), and Nagle's algorithm is off, as on asyncio's connections. None
+    leaves the property to librdkafka. An option of kind ``"none"``
     with a value other than its default raises.
 
     :param options: :data:`PRODUCER` or :data:`CONSUMER`.
@@ -227,7 +228,9 @@ def to_librdkafka(options: Tuple[Option, ...], values: Dict[str, Any], defaults:
     :raises TypeError: for a value of the wrong type.
     :raises ValueError: for a value out of range.
     """
-    conf: Dict[str, Any] = {}
+    # asyncio turns Nagle's algorithm off on every TCP connection it makes (TCP_NODELAY), so
+    # aiokafka's requests leave at once; librdkafka's connections keep it on unless told.
+    conf: Dict[str, Any] = {"socket.nagle.disable": True}
     for opt in options:
         value = values.get(opt.name)
         if opt.kind == "none":
