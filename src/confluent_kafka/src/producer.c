@@ -242,6 +242,17 @@ static PyObject *Producer_produce(Handle *self, PyObject *const *args, Py_ssize_
     Py_RETURN_NONE;
 }
 
+/* The positional tail (topic, value=None, key=None, partition=None, timestamp=None,
+ * headers=None) of the private produce entry points, starting at args[at] (topic required,
+ * the caller has checked nargs). */
+static ProduceArgs positional_produce_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t at) {
+    PyObject *a[6] = {NULL};
+    for (Py_ssize_t i = 0; i < 6 && at + i < nargs; i++)
+        a[i] = args[at + i];
+    return (ProduceArgs){.topic = a[0], .value = a[1], .key = a[2], .partition = a[3], .timestamp = a[4],
+                         .headers = a[5]};
+}
+
 /* _produce_with(opaque, callback, topic, value=None, key=None, partition=None, timestamp=None,
  * headers=None), all positional: produce() whose delivery report calls callback(opaque, err, msg).
  * The asyncio layer passes the message's Future as opaque and one shared resolver as callback,
@@ -257,10 +268,9 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
         PyErr_Format(PyExc_TypeError, "callback must be callable, not %.100s", Py_TYPE(args[1])->tp_name);
         return NULL;
     }
-    ProduceArgs pa = {.opaque = args[0], .callback = args[1], .topic = args[2],
-                      .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
-                      .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
-                      .headers = nargs > 7 ? args[7] : NULL};
+    ProduceArgs pa = positional_produce_args(args, nargs, 2);
+    pa.opaque = args[0];
+    pa.callback = args[1];
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0)
         return NULL;
@@ -311,10 +321,10 @@ static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py
     }
     if (cfl_handle_check(self) < 0 || check_future_spec(self, args[1]) < 0)
         return NULL;
-    ProduceArgs pa = {.opaque = args[0], .callback = args[1], .topic = args[2],
-                      .value = nargs > 3 ? args[3] : NULL, .key = nargs > 4 ? args[4] : NULL,
-                      .partition = nargs > 5 ? args[5] : NULL, .timestamp = nargs > 6 ? args[6] : NULL,
-                      .headers = nargs > 7 ? args[7] : NULL, .resolve = CFL_RESOLVE_ASYNCIO};
+    ProduceArgs pa = positional_produce_args(args, nargs, 2);
+    pa.opaque = args[0];
+    pa.callback = args[1];
+    pa.resolve = CFL_RESOLVE_ASYNCIO;
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0)
         return NULL;
@@ -398,10 +408,10 @@ static PyObject *Producer_produce_record(Handle *self, PyObject *const *args, Py
     PyObject *fut = cfl_record_future_new((PyTypeObject *)cls, args[2], args[3]);
     if (fut == NULL)
         return NULL;
-    ProduceArgs pa = {.opaque = fut, .callback = args[1], .topic = args[4],
-                      .value = nargs > 5 ? args[5] : NULL, .key = nargs > 6 ? args[6] : NULL,
-                      .partition = nargs > 7 ? args[7] : NULL, .timestamp = nargs > 8 ? args[8] : NULL,
-                      .headers = nargs > 9 ? args[9] : NULL, .resolve = CFL_RESOLVE_RECORD_FUTURE};
+    ProduceArgs pa = positional_produce_args(args, nargs, 4);
+    pa.opaque = fut;
+    pa.callback = args[1];
+    pa.resolve = CFL_RESOLVE_RECORD_FUTURE;
     rd_kafka_resp_err_t err;
     if (cfl_produce_one(self, self->st, &pa, &err) < 0) {
         Py_DECREF(fut);
