@@ -5,6 +5,8 @@ workloads mirror producer_worker.py and consumer_worker.py as closely as each li
 
   produce            send() per message, with a callback on each delivery future (--callback) or
                      none, then flush(); acks=all and linger 5 ms, librdkafka's defaults
+  produce --acked    one message at a time, each acknowledged before the next (kafka-python:
+                     send().get(); aiokafka: send_and_wait()), linger 0
   consume --api poll one message at a time (kafka-python: iteration; aiokafka: getone())
   consume --api consume
                      up to 1000 at a time (kafka-python: poll(max_records=1000);
@@ -57,10 +59,19 @@ class Clock:
 def kafka_python_produce(args) -> int:
     import kafka
     t_start = time.perf_counter()
-    producer = kafka.KafkaProducer(bootstrap_servers=args.bootstrap, acks="all", linger_ms=5)
+    producer = kafka.KafkaProducer(bootstrap_servers=args.bootstrap, acks="all", linger_ms=0 if args.acked else 5)
     producer.send(args.topic, b"warm-up").get(timeout=30)
     startup = time.perf_counter() - t_start
     value, done, errors = b"v" * args.size, [0], [0]
+    if args.acked:
+        clock = Clock()
+        clock.start()
+        for _ in range(args.n):
+            producer.send(args.topic, value).get(timeout=args.timeout)
+        seconds, cpu = clock.stop()
+        producer.close()
+        report(kafka, args, args.n, args.n * args.size, seconds, cpu, startup, 0)
+        return 0
 
     def ok(_):
         done[0] += 1
@@ -127,11 +138,21 @@ def kafka_python_consume(args) -> int:
 async def aiokafka_produce(args) -> int:
     import aiokafka
     t_start = time.perf_counter()
-    producer = aiokafka.AIOKafkaProducer(bootstrap_servers=args.bootstrap, acks="all", linger_ms=5)
+    producer = aiokafka.AIOKafkaProducer(bootstrap_servers=args.bootstrap, acks="all",
+                                         linger_ms=0 if args.acked else 5)
     await producer.start()
     await (await producer.send(args.topic, b"warm-up"))
     startup = time.perf_counter() - t_start
     value, done, errors = b"v" * args.size, [0], [0]
+    if args.acked:
+        clock = Clock()
+        clock.start()
+        for _ in range(args.n):
+            await asyncio.wait_for(producer.send_and_wait(args.topic, value), args.timeout)
+        seconds, cpu = clock.stop()
+        await producer.stop()
+        report(aiokafka, args, args.n, args.n * args.size, seconds, cpu, startup, 0)
+        return 0
 
     def on_done(fut) -> None:
         if fut.exception() is None:
@@ -201,6 +222,7 @@ def main() -> int:
     ap.add_argument("-n", type=int, required=True)
     ap.add_argument("--size", type=int, default=100)
     ap.add_argument("--callback", action="store_true")
+    ap.add_argument("--acked", action="store_true", help="produce: each message acknowledged before the next")
     ap.add_argument("--api", choices=("poll", "consume"), default="consume")
     ap.add_argument("--timeout", type=float, default=300.0)
     args = ap.parse_args()

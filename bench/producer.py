@@ -6,6 +6,10 @@ Each run is a process of its own on a fresh topic of a fresh broker, N values of
   produce, no callback         the same without the callback
   produce_batch, list          ours only: produce_batch() with lists of 10,000 values
   produce_batch, Arrow         ours only: produce_batch() with slices of one Arrow binary array
+  produce, one at a time, acked
+                               each message waited for before the next (at most 2,000), linger 0:
+                               the round trip a request/response program pays per message
+                               (kafka-python: send().get(); aiokafka: send_and_wait())
 
 and flush() at the end (bench/producer_worker.py; the peers: bench/peer_worker.py). The native
 rows do the same in C with rd_kafka_produce() and rd_kafka_poll(0) (bench/native/rdkbench.c),
@@ -24,17 +28,21 @@ import common
 WORKLOADS = (("produce, delivery callback", common.CLIENTS, "produce", True),
              ("produce, no callback", common.CLIENTS, "produce", False),
              ("produce_batch, list", ("ours",), "batch", False),
-             ("produce_batch, Arrow", ("ours",), "arrow", False))
+             ("produce_batch, Arrow", ("ours",), "arrow", False),
+             ("produce, one at a time, acked", tuple(c for c in common.CLIENTS if c != "native"), "acked", False))
+ACKED_N = 2000  # one round trip each: a few hundred microseconds to a few milliseconds
 
 
 def run_one(session: common.Session, client: str, api: str, callback: bool) -> dict:
     session.fresh_broker()
     topic = common.fresh_topic()
-    common_args = ["--topic", topic, "-n", session.n, "--size", session.size]
+    n = min(session.n, ACKED_N) if api == "acked" else session.n
+    common_args = ["--topic", topic, "-n", n, "--size", session.size]
     if client == "native":
         return session.native("produce", common_args + ([] if callback else ["--no-dr"]))
     if client in common.PEERS or client in common.FACADES:
-        return session.peer(client, "produce", common_args + (["--callback"] if callback else []))
+        flags = ["--callback"] if callback else ["--acked"] if api == "acked" else []
+        return session.peer(client, "produce", common_args + flags)
     return session.python_worker(client, "producer_worker.py",
                                  common_args + ["--api", api] + (["--callback"] if callback else []))
 
@@ -42,8 +50,8 @@ def run_one(session: common.Session, client: str, api: str, callback: bool) -> d
 def run(session: common.Session) -> None:
     for rep in range(session.args.repeat):
         for i, (name, clients, api, callback) in enumerate(WORKLOADS):
-            workload = session.workload(name)
-            if api != "produce":
+            workload = session.workload(name, min(session.n, ACKED_N) if api == "acked" else None)
+            if api in ("batch", "arrow"):  # ours-only rows: ratios to produce()'s
                 session.baselines[workload] = session.workload("produce, no callback")
             for client in session.client_order(rep + i, clients):
                 if not session.runs_peer(client, rep):
@@ -52,7 +60,8 @@ def run(session: common.Session) -> None:
     session.note("produce: produce() + poll(0) per message, then flush(); fresh topic per run (native: "
                  "rd_kafka_produce + rd_kafka_poll(0); kafka-python/aiokafka: send() per message, "
                  "acks=all, linger 5 ms). produce_batch rows: ratios to the upstream and native rows of "
-                 "'produce, no callback'.")
+                 "'produce, no callback'. 'one at a time, acked': each message's delivery awaited "
+                 "before the next, linger 0 for every client (its msgs/s is 1 / round trip).")
 
 
 if __name__ == "__main__":

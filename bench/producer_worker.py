@@ -8,7 +8,9 @@ upstream's), so it imports nothing from this repository.
 --api produce (default): produce() + poll(0) per message. --api batch: produce_batch() with a
 list of CHUNK values at a time; --api arrow: the same with slices of one Arrow binary array (built
 before the clock starts, as a data pipeline would hold it). Both go on from the count
-produce_batch() returns, serving reports with poll() when the queue is full.
+produce_batch() returns, serving reports with poll() when the queue is full. --api acked: one
+message at a time, each waited for (poll() until its delivery report) before the next, with
+linger.ms 0: the round trip a request/response program pays per message.
 """
 import argparse
 import json
@@ -33,7 +35,7 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=100)
     ap.add_argument("--callback", action="store_true", help="a delivery callback on every produce()")
     ap.add_argument("--timeout", type=float, default=300.0, help="bound on the timed part, seconds")
-    ap.add_argument("--api", choices=("produce", "batch", "arrow"), default="produce")
+    ap.add_argument("--api", choices=("produce", "batch", "arrow", "acked"), default="produce")
     ap.add_argument("--chunk", type=int, default=10_000, help="values per produce_batch() call")
     args = ap.parse_args()
 
@@ -54,7 +56,10 @@ def main() -> int:
             errors += 1
 
     t_start = time.perf_counter()
-    producer = Producer({"bootstrap.servers": args.bootstrap})
+    conf = {"bootstrap.servers": args.bootstrap}
+    if args.api == "acked":
+        conf["linger.ms"] = 0  # as the peers' acknowledged row: the round trip, no batching wait
+    producer = Producer(conf)
     # Warm-up outside the timing: the topic gets created and the connection established.
     producer.produce(args.topic, b"warm-up")
     if producer.flush(30) != 0:
@@ -79,6 +84,13 @@ def main() -> int:
                     if time.monotonic() > deadline:
                         raise SystemExit("timed out waiting for queue space") from None
             poll(0)
+    elif args.api == "acked":
+        for i in range(args.n):
+            produce(topic, value, on_delivery=on_delivery)
+            while delivered + errors <= i:
+                poll(1.0)
+                if time.monotonic() > deadline:
+                    raise SystemExit("timed out waiting for a delivery report") from None
     else:
         callback = on_delivery if args.callback else None
         sent = 0
@@ -112,11 +124,11 @@ def main() -> int:
         "startup_seconds": startup,
         "peak_rss_mb": rss_kb / 1024.0,
         "undelivered": left,
-        "delivered": delivered if args.callback else args.n - left,
+        "delivered": delivered if args.callback or args.api == "acked" else args.n - left,
         "errors": errors,
     }, sys.stdout)
     print()
-    ok = left == 0 and errors == 0 and (delivered == args.n or not args.callback)
+    ok = left == 0 and errors == 0 and (delivered == args.n or not (args.callback or args.api == "acked"))
     return 0 if ok else 1
 
 

@@ -154,7 +154,9 @@ def test_docs_list_the_mapping(section: str, table: tuple) -> None:
 def test_defaults_become_aiokafka_behaviour() -> None:
     p = AIOKafkaProducer(bootstrap_servers=[NOWHERE, "127.0.0.1:2"])
     assert p._conf["bootstrap.servers"] == "127.0.0.1:1,127.0.0.1:2"
-    assert p._conf["acks"] == 1 and p._conf["linger.ms"] == 1 and p._conf["batch.size"] == 16384
+    assert p._conf["acks"] == 1 and p._conf["linger.ms"] == 0 and p._conf["batch.size"] == 16384
+    # one request in flight per broker, as aiokafka's sender: records sent meanwhile fill the next
+    assert p._conf["max.in.flight.requests.per.connection"] == 1
     assert p._conf["partitioner"] == "murmur2_random" and p._conf["client.id"].startswith("aiokafka-producer-")
     assert "sasl.mechanism" not in p._conf and "transaction.timeout.ms" not in p._conf
     # asyncio's connections (aiokafka's) have TCP_NODELAY; librdkafka's must be told

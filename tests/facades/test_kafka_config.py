@@ -12,6 +12,10 @@ from confluent_kafka.compat.kafka import _config
 from confluent_kafka.compat.kafka import errors as Errors
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "kafka_python.md"
+# What translate() passes for options left out (OBSERVED_DEFAULTS): kafka-python's defaults.
+CONSUMER_OBSERVED = {"isolation.level": "read_uncommitted", "socket.nagle.disable": True}
+PRODUCER_OBSERVED = {"linger.ms": 0, "max.in.flight.requests.per.connection": 5, "delivery.timeout.ms": 120000,
+                     "socket.nagle.disable": True}
 
 
 def test_docs_table_is_the_option_table():
@@ -49,7 +53,7 @@ def test_every_option_has_a_row_and_a_reason():
 ])
 def test_consumer_mapping(given, expected):
     conf, config = _config.translate("consumer", given)
-    assert conf == expected
+    assert conf == {**CONSUMER_OBSERVED, **expected}
     assert all(config[k] is v for k, v in given.items())
 
 
@@ -63,7 +67,50 @@ def test_consumer_mapping(given, expected):
     ({"request_timeout_ms": 1000, "max_request_size": 10}, {"request.timeout.ms": 1000, "message.max.bytes": 10}),
 ])
 def test_producer_mapping(given, expected):
-    assert _config.translate("producer", given)[0] == expected
+    assert _config.translate("producer", given)[0] == {**PRODUCER_OBSERVED, **expected}
+
+
+def test_observed_defaults_are_kafka_pythons():
+    """Left out, these take kafka-python's default, not librdkafka's (5 ms linger, Nagle on,
+    read_committed, ...); every other option left out is not passed at all."""
+    assert _config.translate("producer", {})[0] == PRODUCER_OBSERVED
+    assert _config.translate("consumer", {})[0] == CONSUMER_OBSERVED
+    assert _config.translate("admin", {})[0] == {"socket.nagle.disable": True}
+    for client, names in _config.OBSERVED_DEFAULTS.items():
+        for name in names:
+            assert _config.option(client, name).kind == "librdkafka"
+
+
+def _producer_idempotence(caplog, **configs):
+    with caplog.at_level("WARNING"):
+        producer = kafka.KafkaProducer(bootstrap_servers="127.0.0.1:1", **configs)
+    try:
+        return producer.config["enable_idempotence"], caplog.text
+    finally:
+        producer.close(timeout=0)
+
+
+def test_idempotence_is_on_by_default_and_yields_to_a_conflict(caplog):
+    assert _producer_idempotence(caplog) == (True, "")
+    assert _producer_idempotence(caplog, acks="all", max_in_flight_requests_per_connection=5) == (True, "")
+    on, text = _producer_idempotence(caplog, acks=1)
+    assert not on and "Idempotence will be disabled" in text and "acks=1" in text
+    caplog.clear()
+    on, text = _producer_idempotence(caplog, api_version=(0, 10))
+    assert not on and "api_version" in text
+    assert _producer_idempotence(caplog, enable_idempotence=False)[0] is False
+
+
+@pytest.mark.parametrize("configs, match", [
+    ({"enable_idempotence": True, "acks": 1}, "incompatible with user-provided acks=1"),
+    ({"enable_idempotence": True, "retries": 0}, "retries=0"),
+    ({"transactional_id": "t", "max_in_flight_requests_per_connection": 6}, "max_in_flight"),
+    ({"transactional_id": "t", "enable_idempotence": False}, "Cannot set transactional_id"),
+    ({"enable_idempotence": True, "api_version": "0.10.2"}, "requires broker >= 0.11"),
+])
+def test_asked_for_idempotence_refuses_a_conflict(configs, match):
+    with pytest.raises(Errors.KafkaConfigurationError, match=match):
+        kafka.KafkaProducer(bootstrap_servers="127.0.0.1:1", **configs)
 
 
 @pytest.mark.parametrize("client, name, value", [

@@ -132,3 +132,40 @@ def test_produce_record_refuses_bad_arguments(mock_cluster: Any, topic: str) -> 
     fut = native._produce_record(FutureRecordMetadata, SPEC, wait, args, topic, b"v", None, 0)
     assert native.flush(30) == 0
     assert fut.is_done and fut.value.offset == 0 and fut.value.partition == 0
+
+
+class _Polls:
+    """The native producer with its poll() calls counted by thread, everything else passed on."""
+
+    def __init__(self, native: Producer) -> None:
+        self._native = native
+        self.by_thread: List[str] = []
+
+    def poll(self, timeout: float = -1) -> int:
+        self.by_thread.append(threading.current_thread().name)
+        return self._native.poll(timeout)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._native, name)
+
+
+def test_get_sleeps_while_the_background_thread_serves(mock_cluster: Any, topic: str) -> None:
+    """get() leaves the delivery reports to the background thread and sleeps until its future is
+    settled: polling too, it would race that thread for each report and, on losing, sleep out its
+    own poll's timeout. get() in a callback, on that thread, serves the reports itself."""
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers)
+    counted = _Polls(producer._producer)
+    producer._producer = counted
+    try:
+        for i in range(20):
+            md = producer.send(topic, b"v%d" % i, partition=0).get(timeout=30)
+            assert md.topic == topic and md.partition == 0
+        assert counted.by_thread and threading.current_thread().name not in counted.by_thread
+        nested: List[Any] = []
+        producer.send(topic, b"outer", partition=1).add_callback(
+            lambda _: nested.append(producer.send(topic, b"inner", partition=1).get(timeout=30)))
+        _wait_for(lambda: nested)
+        assert [md.partition for md in nested] == [1]
+    finally:
+        producer._producer = counted._native
+        producer.close()

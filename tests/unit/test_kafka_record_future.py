@@ -13,7 +13,7 @@ from confluent_kafka.compat.kafka.producer.future import FutureRecordMetadata
 
 
 def _future() -> FutureRecordMetadata:
-    return FutureRecordMetadata(lambda seconds: None, (None, -1, 1, 0))
+    return FutureRecordMetadata(lambda future, timeout: None, (None, -1, 1, 0))
 
 
 def test_added_before_and_after_success() -> None:
@@ -131,7 +131,7 @@ def test_bad_arguments_raise_type_error(bad: Any) -> None:
 @pytest.mark.parametrize("args", [None, (), (None, -1, 1), ("now", -1, 1, 0), [None, -1, 1, 0]])
 def test_constructor_checks_its_arguments(args: Any) -> None:
     with pytest.raises(TypeError, match="args must be"):
-        FutureRecordMetadata(lambda seconds: None, args)
+        FutureRecordMetadata(lambda future, timeout: None, args)
     with pytest.raises(TypeError, match="wait must be callable"):
         FutureRecordMetadata(None, (None, -1, 1, 0))
 
@@ -153,7 +153,7 @@ def test_a_raising_callback_is_logged_or_raised(caplog: pytest.LogCaptureFixture
     class Strict(FutureRecordMetadata):
         error_on_callbacks = True
 
-    g = Strict(lambda seconds: None, (None, -1, 1, 0))
+    g = Strict(lambda future, timeout: None, (None, -1, 1, 0))
     g.add_errback(lambda e: {}["missing"]).add_errback(lambda e: pytest.fail("not after a raise"))
     with pytest.raises(KeyError, match="missing"):
         g.failure(ValueError("x"))

@@ -23,7 +23,7 @@ typedef struct {
     PyObject *exception; /* failure()'s exception */
     PyObject *callbacks; /* a list of functions waiting for success, or NULL */
     PyObject *errbacks;  /* ... for failure */
-    PyObject *wait;      /* wait(seconds): serves the producer while get() waits */
+    PyObject *wait;      /* wait(future, timeout): returns once get()'s future is settled */
     PyObject *args;      /* (timestamp_ms, key size, value size, header size) */
     /* Delivered, its RecordMetadata not built yet: the producer's spec and the record's place. */
     PyObject *spec;
@@ -502,7 +502,7 @@ static PyGetSetDef RecordFuture_getset[] = {
     {"exception", RecordFuture_get_exception, RecordFuture_set_exception,
      "The exception it failed with, or None.", NULL},
     {"args", RecordFuture_get_args, NULL, "(timestamp_ms, key size, value size, header size) of the record.", NULL},
-    {"_wait", RecordFuture_get_wait, RecordFuture_set_wait, "wait(seconds): serves the producer for get().", NULL},
+    {"_wait", RecordFuture_get_wait, RecordFuture_set_wait, "wait(future, timeout): what get() waits with (returns once the future is settled).", NULL},
     {NULL},
 };
 

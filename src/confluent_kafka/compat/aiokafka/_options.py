@@ -42,10 +42,6 @@ def _ms(value: Any) -> int:
     return int(value)
 
 
-def _linger(value: Any) -> int:
-    return _ms(value) or 1
-
-
 def _count(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected an int, got {value!r}")
@@ -163,9 +159,8 @@ PRODUCER: Tuple[Option, ...] = _COMMON + (
     Option("partitioner", "facade", None, "the default (Java's murmur2) is librdkafka's murmur2_random; "
            "a custom partitioner(key, all_partitions, available) runs in Python before each send"),
     Option("max_request_size", "property", "message.max.bytes", "", _count),
-    Option("linger_ms", "property", "linger.ms", "0 (the default) becomes 1: aiokafka at 0 keeps filling the "
-           "next batch while one is in flight (one per partition), librdkafka at 0 sends a request for "
-           "almost every message; 1 ms gives batches like aiokafka's", _linger),
+    Option("linger_ms", "property", "linger.ms", "with max.in.flight.requests.per.connection 1, as aiokafka "
+           "sends one request per broker at a time: the next batch fills while one is in flight", _ms),
     Option("enable_idempotence", "property", "enable.idempotence", "", _flag),
     Option("transactional_id", "property", "transactional.id", "also turns on idempotence, as in aiokafka",
            _text),

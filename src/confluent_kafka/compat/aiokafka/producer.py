@@ -264,6 +264,10 @@ class AIOKafkaProducer:
         conf.update(_security_conf(values, "AIOKafkaProducer"))
         _sasl_prune(conf)
         conf["acks"] = acks
+        # aiokafka's sender has one request in flight per broker: a send() to an idle producer
+        # leaves at once (linger_ms 0), and the records sent meanwhile fill the next batch. This
+        # gives librdkafka the same batching without a linger, and keeps the order on a retry.
+        conf["max.in.flight.requests.per.connection"] = 1
         if transactional_id is None:
             conf.pop("transaction.timeout.ms", None)
         if partitioner is _DEFAULT_PARTITIONER:

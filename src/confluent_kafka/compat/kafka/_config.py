@@ -4,7 +4,7 @@ with its documented default and what the facade does with it.
 Each :class:`Option` is one of three kinds:
 
 * ``librdkafka``: passed on as the librdkafka property ``target`` (converted where the value
-  format differs). Options left out keep librdkafka's default (the docs list where it differs).
+  format differs). Options left out keep librdkafka's default, except :data:`OBSERVED_DEFAULTS`.
 * ``facade``: handled by the facade's Python code (serializers, iteration timeout, ...);
   ``target`` says how.
 * ``none``: no librdkafka equivalent. The kafka-python default is accepted (it changes nothing);
@@ -24,7 +24,7 @@ from confluent_kafka.compat.kafka.coordinator.assignors.roundrobin import RoundR
 from confluent_kafka.compat.kafka.errors import KafkaConfigurationError
 from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner
 
-__all__ = ["Option", "OPTIONS", "DEFAULTS", "option", "translate", "markdown_table", "CONSUMER", "PRODUCER", "ADMIN"]
+__all__ = ["Option", "OPTIONS", "DEFAULTS", "option", "translate", "markdown_table", "OBSERVED_DEFAULTS", "CONSUMER", "PRODUCER", "ADMIN"]
 
 CONSUMER, PRODUCER, ADMIN = "consumer", "producer", "admin"
 
@@ -120,12 +120,17 @@ def _dns_lookup(value: Any) -> str:
     return str(value)
 
 
-def _api_version(value: Any) -> str:
+def version_tuple(value: Any) -> Tuple[int, ...]:
+    """``api_version`` as a tuple of ints: (2, 8, 0) or "2.8.0"."""
     if isinstance(value, str):
         value = tuple(int(p) for p in value.split("."))
     if not isinstance(value, tuple) or not all(isinstance(p, int) for p in value):
         raise KafkaConfigurationError(f"api_version must be a tuple of ints such as (2, 8, 0), not {value!r}")
-    return ".".join(str(p) for p in value)
+    return value
+
+
+def _api_version(value: Any) -> str:
+    return ".".join(str(p) for p in version_tuple(value))
 
 
 def _nagle(value: Any) -> bool:
@@ -285,12 +290,26 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+#: Options whose kafka-python default is passed to librdkafka when the program leaves them out,
+#: because librdkafka's own default would change what the program sees: how long ``send().get()``
+#: takes (``linger_ms``: librdkafka waits 5 ms; ``socket_options``: Nagle's algorithm), the order of
+#: retried records, when a stuck record fails, and which transactional records a consumer reads.
+#: ``enable_idempotence`` follows kafka-python's own rule (``KafkaProducer``). Every other option
+#: left out keeps librdkafka's default: they size requests and buffers, which only throughput sees.
+OBSERVED_DEFAULTS: Dict[str, Tuple[str, ...]] = {
+    PRODUCER: ("linger_ms", "max_in_flight_requests_per_connection", "delivery_timeout_ms", "socket_options"),
+    CONSUMER: ("isolation_level", "socket_options"),
+    ADMIN: ("socket_options",),
+}
+
+
 def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """Check kafka-python keyword arguments and map them to librdkafka.
 
     :param client: ``"consumer"``, ``"producer"`` or ``"admin"``.
     :param configs: the keyword arguments the program passed.
-    :returns: ``(librdkafka_conf, config)``: the librdkafka properties for the options given,
+    :returns: ``(librdkafka_conf, config)``: the librdkafka properties for the options given and
+        for :data:`OBSERVED_DEFAULTS`,
         and the full kafka-python config (defaults merged), as kafka-python's ``.config``.
     :raises KafkaConfigurationError: naming unknown options, options whose value has no
         librdkafka equivalent, or values that cannot be converted.
@@ -317,6 +336,10 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
                 raise
             except (TypeError, ValueError) as exc:
                 raise KafkaConfigurationError(f"{name}={value!r}: {exc}") from exc
+    for name in OBSERVED_DEFAULTS.get(client, ()):
+        if name not in configs:
+            row = OPTIONS[(client, name)]
+            conf[row.target] = row.convert(row.default) if row.convert else row.default
     return conf, config
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from collections import namedtuple
 from typing import Any, Callable, Dict, Optional, Tuple
 
@@ -25,8 +24,8 @@ log = logging.getLogger("kafka.future")
 class FutureRecordMetadata(_RecordFuture, Future):
     """The pending result of one ``send()``: :meth:`get` waits for its :data:`RecordMetadata`.
 
-    ``FutureRecordMetadata(wait, args)``: ``wait(seconds)`` serves the producer while :meth:`get`
-    waits; ``args`` is ``(timestamp_ms, key size, value size, header size)`` of the record.
+    ``FutureRecordMetadata(wait, args)``: ``wait(future, timeout)`` returns once the future is
+    settled, or raises KafkaTimeoutError after ``timeout`` seconds (None: no limit); ``args`` is ``(timestamp_ms, key size, value size, header size)`` of the record.
 
     Its state, :meth:`add_callback`, :meth:`add_errback`, :meth:`success` and :meth:`failure` are
     C (``cimpl._RecordFuture``): the producer's delivery report settles it without a Python call,
@@ -50,12 +49,8 @@ class FutureRecordMetadata(_RecordFuture, Future):
         :raises KafkaTimeoutError: when the timeout passes first.
         :raises KafkaError: the error the record failed with.
         """
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while not self.is_done:
-            left = 0.1 if deadline is None else min(0.1, deadline - time.monotonic())
-            if left <= 0:
-                raise Errors.KafkaTimeoutError(f"Timeout after waiting for {timeout} secs.")
-            self._wait(left)
+        if not self.is_done:
+            self._wait(self, timeout)
         if self.exception is not None:
             raise self.exception
         return self.value

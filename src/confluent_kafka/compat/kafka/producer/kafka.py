@@ -59,6 +59,39 @@ def _serve(ref: "weakref.ReferenceType[KafkaProducer]") -> None:
             log.exception("delivery report handling failed")
 
 
+def _idempotence(configs: Dict[str, Any], cfg: Dict[str, Any]) -> bool:
+    """kafka-python 3.0's rule (KIP-679): idempotence is on by default, and turned off, with a
+    warning, when the program passed an option it cannot work with; the same conflict raises when
+    the program asked for idempotence (or transactions) itself. Updates ``cfg`` as kafka-python
+    does and returns the value for ``enable.idempotence``."""
+    explicit = "enable_idempotence" in configs
+    if cfg["transactional_id"] is not None:
+        if explicit and not cfg["enable_idempotence"]:
+            raise Errors.KafkaConfigurationError("Cannot set transactional_id without enable_idempotence.")
+        cfg["enable_idempotence"] = explicit = True
+    if not cfg["enable_idempotence"]:
+        return False
+    conflicts = [(name, configs[name]) for name, bad in (
+        ("acks", lambda v: v not in (-1, "all")),
+        ("retries", lambda v: v == 0),
+        ("max_in_flight_requests_per_connection", lambda v: v > 5)) if name in configs and bad(configs[name])]
+    if conflicts:
+        text = ", ".join(f"{name}={value!r}" for name, value in conflicts)
+        if explicit:
+            raise Errors.KafkaConfigurationError(f"enable_idempotence=True is incompatible with user-provided {text}")
+        log.warning("KafkaProducer: Idempotence will be disabled because user-provided config conflicts with"
+                    " idempotent defaults: %s", text)
+        cfg["enable_idempotence"] = False
+    elif cfg["api_version"] is not None and _config.version_tuple(cfg["api_version"]) < (0, 11):
+        if explicit:
+            raise Errors.KafkaConfigurationError(
+                f"Idempotent/Transactional producer requires broker >= 0.11 (got api_version={cfg['api_version']})")
+        log.warning("KafkaProducer: Idempotence will be disabled because broker api_version %s < (0, 11)",
+                    cfg["api_version"])
+        cfg["enable_idempotence"] = False
+    return bool(cfg["enable_idempotence"])
+
+
 class _Cluster:
     """The cluster view a custom partitioner gets (partition ids cached per topic)."""
 
@@ -97,6 +130,11 @@ class KafkaProducer:
     def __init__(self, **configs: Any) -> None:
         conf, self.config = _config.translate(_config.PRODUCER, configs)
         cfg = self.config
+        conf["enable.idempotence"] = _idempotence(configs, cfg)
+        if cfg["transactional_id"] is not None and "delivery_timeout_ms" not in configs:
+            # librdkafka refuses a record timeout above the transaction's (kafka-python's defaults
+            # are 120 s and 60 s): a record left out of a transaction then fails with it.
+            conf["delivery.timeout.ms"] = min(cfg["delivery_timeout_ms"], cfg["transaction_timeout_ms"])
         self._stats = Stats("producer")
         extras(cfg, conf, self._stats if cfg["metrics_enabled"] else None)
         self._key_ser = _serializer(cfg["key_serializer"])
@@ -122,8 +160,31 @@ class KafkaProducer:
         self._at_exit = functools.partial(_close_at_exit, weakref.ref(self))
         atexit.register(self._at_exit)
 
-    def _wait(self, seconds: float) -> None:
-        self._producer.poll(seconds)
+    def _wait(self, future: FutureRecordMetadata, timeout: Optional[float]) -> None:
+        """Return once ``future`` is settled; KafkaTimeoutError after ``timeout`` seconds.
+
+        The background thread serves delivery reports: the caller sleeps until the future's last
+        callback wakes it. A second thread polling the same queue would race it for each report and
+        sleep out its poll's timeout whenever the background thread won. The background thread
+        itself (get() in a callback), or a caller after close(), serves the reports instead.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        served = self._thread.is_alive() and threading.current_thread() is not self._thread
+        if served:
+            settled = threading.Event()
+
+            def wake(_: Any) -> None:
+                settled.set()
+            future.add_callback(wake)
+            future.add_errback(wake)
+        while not future.is_done:
+            left = 0.1 if deadline is None else min(0.1, deadline - time.monotonic())
+            if left <= 0:
+                raise Errors.KafkaTimeoutError(f"Timeout after waiting for {timeout} secs.")
+            if served and self._thread.is_alive():
+                settled.wait(left)
+            else:
+                self._producer.poll(left)
 
     def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[List[Any]] = None,
              partition: Optional[int] = None, timestamp_ms: Optional[int] = None) -> FutureRecordMetadata:
