@@ -94,3 +94,34 @@ def test_consumer_list_topics_unknown_topic(make_consumer: Callable, unique_topi
     assert isinstance(t.error, KafkaError)
     assert t.error.code() == KafkaError.UNKNOWN_TOPIC_OR_PART
     assert t.partitions == {}
+
+
+def test_a_flush_serves_its_reports_while_another_thread_polls(mock_cluster: Any, unique_topic: str,
+                                                               make_producer: Callable) -> None:
+    """poll() on one thread while flush() runs on another serves nothing: the flush serves every
+    report. A report the poll took would leave rd_kafka_flush() waiting out its 10 ms before it
+    looked at the count again (a poller thread plus send-and-flush: 10 ms per message)."""
+    mock_cluster.create_topic(unique_topic, partitions=1)
+    p = make_producer({"linger.ms": 0})
+    p.produce(unique_topic, b"warm-up", partition=0)
+    assert p.flush(30) == 0
+    for broker in (1, 2, 3):
+        mock_cluster.set_rtt(broker, 400)  # the report arrives well after both threads wait for it
+    served_on: List[Any] = []
+    p.produce(unique_topic, b"v", partition=0,
+              on_delivery=lambda err, msg: served_on.append((err, threading.current_thread().name)))
+    flushing, left = threading.Event(), []
+
+    def flusher() -> None:
+        flushing.set()
+        left.append(p.flush(30))
+    t = threading.Thread(target=flusher, name="flusher")
+    t.start()
+    assert flushing.wait(10)
+    polled = []
+    deadline = time.monotonic() + 30
+    while t.is_alive() and time.monotonic() < deadline:
+        polled.append(p.poll(0.05))
+    t.join(30)
+    assert left == [0] and served_on == [(None, "flusher")]
+    assert polled and set(polled) == {0}

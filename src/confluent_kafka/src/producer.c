@@ -422,9 +422,24 @@ static PyObject *Producer_produce_record(Handle *self, PyObject *const *args, Py
 
 /* ---- serving ---------------------------------------------------------------------------- */
 
+/* poll() while another thread is in flush(): rd_kafka_flush() looks at the count of undelivered
+ * messages again only when its own poll serves something or its 10 ms wait ends, so a report
+ * served here would leave it waiting. The flush serves every report meanwhile, and poll() waits
+ * in 1 ms steps; a report it was already waiting for when the flush began is served, and then
+ * makes the flush look again at once (a yield of the queue the flush waits on). */
 static int poll_step(Handle *h, int slice_ms, void *ctx) {
+    if (CFL_LOAD_INT(&h->flushing) > 0) {
+        if (slice_ms > 0)
+            cfl_sleep_ms(1);
+        return 0;
+    }
     int n = rd_kafka_poll(h->rk, slice_ms);
     *(int *)ctx += n;
+    if (n > 0 && CFL_LOAD_INT(&h->flushing) > 0) {
+        rd_kafka_queue_t *q = rd_kafka_queue_get_main(h->rk);
+        rd_kafka_queue_yield(q);
+        rd_kafka_queue_destroy(q);
+    }
     return n;
 }
 
@@ -479,7 +494,9 @@ static PyObject *Producer_flush(Handle *self, PyObject *const *args, Py_ssize_t 
     int timeout_ms;
     if (parse_timeout(self, "flush", args, nargs, kwnames, &timeout_ms) < 0)
         return NULL;
+    CFL_ADD_INT(&self->flushing, 1);
     int rc = flush_all(self, timeout_ms);
+    CFL_ADD_INT(&self->flushing, -1);
     if (rc < 0)
         return NULL;
     /* Flushed: nothing is left to deliver, whatever event may have arrived since. */
