@@ -11,7 +11,7 @@ from typing import Any, List
 import pytest
 
 from confluent_kafka import TIMESTAMP_LOG_APPEND_TIME, KafkaError, Producer
-from confluent_kafka.compat.kafka import KafkaProducer, TopicPartition
+from confluent_kafka.compat.kafka import KafkaProducer, TopicPartition, _config
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka.producer.future import SPEC, FutureRecordMetadata, RecordMetadata
 from confluent_kafka.testing import ApiKey
@@ -166,6 +166,31 @@ def test_get_sleeps_while_the_background_thread_serves(mock_cluster: Any, topic:
             lambda _: nested.append(producer.send(topic, b"inner", partition=1).get(timeout=30)))
         _wait_for(lambda: nested)
         assert [md.partition for md in nested] == [1]
+    finally:
+        producer._producer = counted._native
+        producer.close()
+
+
+def test_a_send_waiting_for_room_leaves_the_reports_to_the_background_thread(
+        mock_cluster: Any, topic: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With librdkafka's queue full, send() waits for the background thread to serve reports
+    (which makes room) instead of polling too, and every record still gets through."""
+    translate = _config.translate
+
+    def small_queue(client: str, configs: Any) -> Any:
+        conf, config = translate(client, configs)
+        return {**conf, "queue.buffering.max.messages": 10}, config
+    monkeypatch.setattr(_config, "translate", small_queue)
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, linger_ms=5)
+    counted = _Polls(producer._producer)
+    producer._producer = counted
+    try:
+        futures = [producer.send(topic, b"v%d" % i, partition=0) for i in range(300)]
+        producer.flush(timeout=30)
+        assert all(f.succeeded() for f in futures)
+        offsets = [f.value.offset for f in futures]
+        assert offsets == list(range(offsets[0], offsets[0] + 300))
+        assert counted.by_thread and threading.current_thread().name not in counted.by_thread
     finally:
         producer._producer = counted._native
         producer.close()

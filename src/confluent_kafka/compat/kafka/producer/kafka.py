@@ -51,12 +51,14 @@ def _serve(ref: "weakref.ReferenceType[KafkaProducer]") -> None:
         producer = ref()
         if producer is None or producer._stopping:
             return
-        native = producer._producer
+        native, served = producer._producer, producer._served
         del producer
         try:
             native.poll(0.2)
         except Exception:  # a callback's exception: logged by Future, anything else here
             log.exception("delivery report handling failed")
+        with served:  # get() and a send() waiting for room look again
+            served.notify_all()
 
 
 def _idempotence(configs: Dict[str, Any], cfg: Dict[str, Any]) -> bool:
@@ -154,6 +156,7 @@ class KafkaProducer:
         self._stopping = False
         self._sent = 0
         self._partitions: Dict[str, List[int]] = {}
+        self._served = threading.Condition()  # notified by the background thread after each poll
         self._thread = threading.Thread(target=_serve, args=(weakref.ref(self),),
                                         name="kafka-python-facade-sender", daemon=True)
         self._thread.start()
@@ -161,30 +164,27 @@ class KafkaProducer:
         atexit.register(self._at_exit)
 
     def _wait(self, future: FutureRecordMetadata, timeout: Optional[float]) -> None:
-        """Return once ``future`` is settled; KafkaTimeoutError after ``timeout`` seconds.
-
-        The background thread serves delivery reports: the caller sleeps until the future's last
-        callback wakes it. A second thread polling the same queue would race it for each report and
-        sleep out its poll's timeout whenever the background thread won. The background thread
-        itself (get() in a callback), or a caller after close(), serves the reports instead.
-        """
+        """Return once ``future`` is settled; KafkaTimeoutError after ``timeout`` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        served = self._thread.is_alive() and threading.current_thread() is not self._thread
-        if served:
-            settled = threading.Event()
-
-            def wake(_: Any) -> None:
-                settled.set()
-            future.add_callback(wake)
-            future.add_errback(wake)
         while not future.is_done:
             left = 0.1 if deadline is None else min(0.1, deadline - time.monotonic())
             if left <= 0:
                 raise Errors.KafkaTimeoutError(f"Timeout after waiting for {timeout} secs.")
-            if served and self._thread.is_alive():
-                settled.wait(left)
-            else:
-                self._producer.poll(left)
+            self._wait_served(left, lambda: future.is_done)
+
+    def _wait_served(self, seconds: float, done: Callable[[], bool]) -> None:
+        """Wait up to ``seconds`` for the delivery reports to be served, or less once ``done()``.
+
+        The background thread serves them, and wakes the waiters after each batch. Polling here as
+        well would race it for each report and, on losing, sleep out the poll's timeout. The
+        background thread itself (get() in a callback), or a caller after close(), polls instead.
+        """
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            with self._served:
+                if not done():  # checked under the lock: a batch served since is not missed
+                    self._served.wait(seconds)
+        else:
+            self._producer.poll(seconds)
 
     def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[List[Any]] = None,
              partition: Optional[int] = None, timestamp_ms: Optional[int] = None) -> FutureRecordMetadata:
@@ -251,7 +251,7 @@ class KafkaProducer:
                           timestamp_ms: Optional[int], headers: Optional[List[Any]]) -> FutureRecordMetadata:
         deadline = time.monotonic() + self._max_block
         while True:
-            self._producer.poll(0.05)
+            self._wait_served(0.05, lambda: False)  # room is made by the reports served
             try:
                 return self._produce(FutureRecordMetadata, SPEC, self._wait, args, topic, value, key, partition,
                                      timestamp_ms, headers)
