@@ -502,7 +502,8 @@ static PyGetSetDef RecordFuture_getset[] = {
     {"exception", RecordFuture_get_exception, RecordFuture_set_exception,
      "The exception it failed with, or None.", NULL},
     {"args", RecordFuture_get_args, NULL, "(timestamp_ms, key size, value size, header size) of the record.", NULL},
-    {"_wait", RecordFuture_get_wait, RecordFuture_set_wait, "wait(future, timeout): what get() waits with (returns once the future is settled).", NULL},
+    {"_wait", RecordFuture_get_wait, RecordFuture_set_wait,
+     "wait(future, timeout): what get() waits with; it returns once the future is settled.", NULL},
     {NULL},
 };
 

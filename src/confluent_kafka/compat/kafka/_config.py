@@ -24,7 +24,8 @@ from confluent_kafka.compat.kafka.coordinator.assignors.roundrobin import RoundR
 from confluent_kafka.compat.kafka.errors import KafkaConfigurationError
 from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner
 
-__all__ = ["Option", "OPTIONS", "DEFAULTS", "option", "translate", "markdown_table", "OBSERVED_DEFAULTS", "CONSUMER", "PRODUCER", "ADMIN"]
+__all__ = ["Option", "OPTIONS", "DEFAULTS", "OBSERVED_DEFAULTS", "option", "translate", "markdown_table",
+           "version_tuple", "CONSUMER", "PRODUCER", "ADMIN"]
 
 CONSUMER, PRODUCER, ADMIN = "consumer", "producer", "admin"
 
@@ -309,8 +310,8 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
     :param client: ``"consumer"``, ``"producer"`` or ``"admin"``.
     :param configs: the keyword arguments the program passed.
     :returns: ``(librdkafka_conf, config)``: the librdkafka properties for the options given and
-        for :data:`OBSERVED_DEFAULTS`,
-        and the full kafka-python config (defaults merged), as kafka-python's ``.config``.
+        for :data:`OBSERVED_DEFAULTS`, and the full kafka-python config (defaults merged), as
+        kafka-python's ``.config``.
     :raises KafkaConfigurationError: naming unknown options, options whose value has no
         librdkafka equivalent, or values that cannot be converted.
     """

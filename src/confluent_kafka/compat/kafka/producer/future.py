@@ -25,7 +25,8 @@ class FutureRecordMetadata(_RecordFuture, Future):
     """The pending result of one ``send()``: :meth:`get` waits for its :data:`RecordMetadata`.
 
     ``FutureRecordMetadata(wait, args)``: ``wait(future, timeout)`` returns once the future is
-    settled, or raises KafkaTimeoutError after ``timeout`` seconds (None: no limit); ``args`` is ``(timestamp_ms, key size, value size, header size)`` of the record.
+    settled, or raises KafkaTimeoutError after ``timeout`` seconds (None: no limit); ``args`` is
+    ``(timestamp_ms, key size, value size, header size)`` of the record.
 
     Its state, :meth:`add_callback`, :meth:`add_errback`, :meth:`success` and :meth:`failure` are
     C (``cimpl._RecordFuture``): the producer's delivery report settles it without a Python call,
