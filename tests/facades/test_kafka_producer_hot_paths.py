@@ -194,3 +194,22 @@ def test_a_send_waiting_for_room_leaves_the_reports_to_the_background_thread(
     finally:
         producer._producer = counted._native
         producer.close()
+
+
+def test_close_ends_the_background_thread_and_the_client(mock_cluster: Any, topic: str) -> None:
+    """close() delivers what is queued, then closes the native client, which wakes the
+    background thread's poll so that the thread ends at once; what needs the client then says
+    the producer is closed."""
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers)
+    future = producer.send(topic, b"v", partition=0)
+    producer.close()
+    assert future.succeeded() and not producer._thread.is_alive()
+    with pytest.raises(RuntimeError):
+        producer._producer.poll(0)
+    producer.flush()  # close() left nothing to deliver
+    producer.close()
+    assert producer.bootstrap_connected() is False
+    with pytest.raises(Errors.IllegalStateError, match="closed"):
+        producer.send(topic, b"v")
+    with pytest.raises(Errors.IllegalStateError, match="closed"):
+        producer.partitions_for(topic)

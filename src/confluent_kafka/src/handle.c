@@ -1141,12 +1141,16 @@ int cfl_handle_may_close(Handle *h) {
 
 void cfl_handle_quiesce(Handle *h) {
     CFL_STORE_INT(&h->closing, 1);
-    /* Calls on other threads leave within one wait slice (or their own timeout). */
+    /* Calls on other threads leave once woken, or within one wait slice (or their own timeout). */
     while (CFL_LOAD_INT(&h->active) > 0) {
-        if (h->rkqu != NULL)
+        if (h->rkqu != NULL) {
             rd_kafka_queue_yield(h->rkqu);
-        else if (h->kind == RD_KAFKA_PRODUCER)
-            rd_kafka_yield(h->rk);
+        } else if (h->kind == RD_KAFKA_PRODUCER) {
+            /* A poll() on another thread waits on the main queue: wake it to see the close. */
+            rd_kafka_queue_t *q = rd_kafka_queue_get_main(h->rk);
+            rd_kafka_queue_yield(q);
+            rd_kafka_queue_destroy(q);
+        }
         Py_BEGIN_ALLOW_THREADS
         cfl_sleep_ms(5);
         Py_END_ALLOW_THREADS

@@ -56,7 +56,10 @@ def _serve(ref: "weakref.ReferenceType[KafkaProducer]") -> None:
         try:
             native.poll(0.2)
         except Exception:  # a callback's exception: logged by Future, anything else here
-            log.exception("delivery report handling failed")
+            producer = ref()
+            if producer is not None and not producer._stopping:  # else: closed meanwhile
+                log.exception("delivery report handling failed")
+            del producer
         with served:  # get() and a send() waiting for room look again
             served.notify_all()
 
@@ -279,6 +282,8 @@ class KafkaProducer:
         :param timeout: seconds (None: as long as it takes).
         :raises KafkaTimeoutError: if records remain after ``timeout``.
         """
+        if self._closed:
+            return  # close() delivered or failed every record
         left = self._producer.flush(-1 if timeout is None else timeout)
         if left:
             raise Errors.KafkaTimeoutError(f"Timeout after waiting for {timeout} secs.")
@@ -300,6 +305,9 @@ class KafkaProducer:
         self._stopping = True
         atexit.unregister(self._at_exit)
         if threading.current_thread() is not self._thread:
+            # Closing the native client wakes the background thread's poll at once, and that
+            # thread then ends; a close() in a callback leaves both to end after it.
+            self._producer.close()
             self._thread.join()
         for ser in (self.config["key_serializer"], self.config["value_serializer"]):
             if isinstance(ser, Serializer):
@@ -309,7 +317,10 @@ class KafkaProducer:
         """The partition ids of ``topic`` (waiting up to ``max_block_ms`` for metadata).
 
         :raises KafkaTimeoutError: when the topic's metadata does not arrive in time.
+        :raises IllegalStateError: once closed (kafka-python waits out ``max_block_ms`` then).
         """
+        if self._closed:
+            raise Errors.IllegalStateError("KafkaProducer already closed!")
         deadline = time.monotonic() + self._max_block
         while True:
             md = call(self._producer.list_topics, topic, timeout=max(0.1, deadline - time.monotonic()))
@@ -321,7 +332,9 @@ class KafkaProducer:
             time.sleep(0.1)
 
     def bootstrap_connected(self) -> bool:
-        """:returns: True if a broker answers a metadata request within 5 seconds."""
+        """:returns: True if a broker answers a metadata request within 5 seconds (False once closed)."""
+        if self._closed:
+            return False
         try:
             self._producer.list_topics(timeout=5.0)
             return True
