@@ -1139,6 +1139,12 @@ int cfl_handle_may_close(Handle *h) {
     return 0;
 }
 
+void cfl_yield_main_queue(Handle *h) {
+    rd_kafka_queue_t *q = rd_kafka_queue_get_main(h->rk);
+    rd_kafka_queue_yield(q);
+    rd_kafka_queue_destroy(q);
+}
+
 void cfl_handle_quiesce(Handle *h) {
     CFL_STORE_INT(&h->closing, 1);
     /* Calls on other threads leave once woken, or within one wait slice (or their own timeout). */
@@ -1146,10 +1152,7 @@ void cfl_handle_quiesce(Handle *h) {
         if (h->rkqu != NULL) {
             rd_kafka_queue_yield(h->rkqu);
         } else if (h->kind == RD_KAFKA_PRODUCER) {
-            /* A poll() on another thread waits on the main queue: wake it to see the close. */
-            rd_kafka_queue_t *q = rd_kafka_queue_get_main(h->rk);
-            rd_kafka_queue_yield(q);
-            rd_kafka_queue_destroy(q);
+            cfl_yield_main_queue(h); /* a poll() on another thread: wake it to see the close */
         }
         Py_BEGIN_ALLOW_THREADS
         cfl_sleep_ms(5);

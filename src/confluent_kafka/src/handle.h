@@ -246,6 +246,9 @@ void cfl_handle_destroy(Handle *h);
  * close() itself serves on). */
 int cfl_handle_closing(Handle *h);
 
+/* Make a wait on the main queue (a producer's poll() or flush() on another thread) return now. */
+void cfl_yield_main_queue(Handle *h);
+
 /* Refuse new calls and wait (GIL released) until calls on other threads have left rk. */
 void cfl_handle_quiesce(Handle *h);
 

@@ -435,11 +435,8 @@ static int poll_step(Handle *h, int slice_ms, void *ctx) {
     }
     int n = rd_kafka_poll(h->rk, slice_ms);
     *(int *)ctx += n;
-    if (n > 0 && CFL_LOAD_INT(&h->flushing) > 0) {
-        rd_kafka_queue_t *q = rd_kafka_queue_get_main(h->rk);
-        rd_kafka_queue_yield(q);
-        rd_kafka_queue_destroy(q);
-    }
+    if (n > 0 && CFL_LOAD_INT(&h->flushing) > 0)
+        cfl_yield_main_queue(h);
     return n;
 }
 
