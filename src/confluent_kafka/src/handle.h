@@ -109,7 +109,7 @@ typedef struct Handle {
     int in_transaction;    /* producer: begin_transaction() done, not yet committed or aborted */
     int closing;           /* close() started: waiting calls return at their next slice */
     int close_flushing;    /* producer: close() is delivering what it can before the teardown */
-    int flushing;          /* producer: threads inside flush(), which poll() leaves the reports to */
+    int flushing;          /* producer: threads flushing (flush(), close()); poll() leaves them the reports */
     int closed;
     int lifecycle;         /* a thread is in __init__ or close() (cfl_lifecycle_claim) */
     char peek_headers;     /* consumer: records' headers may be checked in their bytes first (message.c) */

@@ -450,7 +450,7 @@ static int flush_step(Handle *h, int slice_ms, void *ctx) {
  * "brokers are down" error that follows the metadata retry which also timed a message out)
  * stay queued: serve those too, with what is left of the timeout, so a flush leaves nothing
  * behind. */
-static int flush_all(Handle *self, int timeout_ms) {
+static int flush_serving(Handle *self, int timeout_ms) {
     int64_t deadline = timeout_ms < 0 ? -1 : cfl_monotonic_ms() + timeout_ms;
     for (;;) {
         int rc = cfl_serve(self, timeout_ms, flush_step, NULL, NULL);
@@ -464,6 +464,15 @@ static int flush_all(Handle *self, int timeout_ms) {
             timeout_ms = (int)left;
         }
     }
+}
+
+/* flush() and close(): meanwhile a poll() on another thread leaves the reports to this thread
+ * (poll_step). */
+static int flush_all(Handle *self, int timeout_ms) {
+    CFL_ADD_INT(&self->flushing, 1);
+    int rc = flush_serving(self, timeout_ms);
+    CFL_ADD_INT(&self->flushing, -1);
+    return rc;
 }
 
 static const enum cfl_kw timeout_param[] = {CFL_KW_timeout};
@@ -491,9 +500,7 @@ static PyObject *Producer_flush(Handle *self, PyObject *const *args, Py_ssize_t 
     int timeout_ms;
     if (parse_timeout(self, "flush", args, nargs, kwnames, &timeout_ms) < 0)
         return NULL;
-    CFL_ADD_INT(&self->flushing, 1);
     int rc = flush_all(self, timeout_ms);
-    CFL_ADD_INT(&self->flushing, -1);
     if (rc < 0)
         return NULL;
     /* Flushed: nothing is left to deliver, whatever event may have arrived since. */
