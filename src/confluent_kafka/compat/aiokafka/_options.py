@@ -155,7 +155,9 @@ PRODUCER: Tuple[Option, ...] = _COMMON + (
     Option("key_serializer", "facade", None, "called on each key before it is sent"),
     Option("value_serializer", "facade", None, "called on each value before it is sent"),
     Option("compression_type", "property", "compression.type", "gzip, snappy, lz4, zstd or None", _compression),
-    Option("max_batch_size", "property", "batch.size", "", _count),
+    Option("max_batch_size", "property", "batch.size", "aiokafka's default, 16384, leaves librdkafka's "
+           "1000000: librdkafka sends one partition per request where aiokafka sends a batch of each, so "
+           "its batches must be larger to carry as much per round trip; create_batch() holds 16384", _count),
     Option("partitioner", "facade", None, "the default (Java's murmur2) is librdkafka's murmur2_random; "
            "a custom partitioner(key, all_partitions, available) runs in Python before each send"),
     Option("max_request_size", "property", "message.max.bytes", "", _count),

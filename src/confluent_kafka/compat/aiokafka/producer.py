@@ -268,6 +268,11 @@ class AIOKafkaProducer:
         # leaves at once (linger_ms 0), and the records sent meanwhile fill the next batch. This
         # gives librdkafka the same batching without a linger, and keeps the order on a retry.
         conf["max.in.flight.requests.per.connection"] = 1
+        if max_batch_size == _PRODUCER_DEFAULTS["max_batch_size"]:
+            # aiokafka's request holds one batch per partition, librdkafka's one partition: with one
+            # request in flight, 16 KB batches would carry one partition's 16 KB per round trip where
+            # aiokafka carries 16 KB of each. librdkafka's own batch size carries at least as much.
+            del conf["batch.size"]
         if transactional_id is None:
             conf.pop("transaction.timeout.ms", None)
         if partitioner is _DEFAULT_PARTITIONER:
