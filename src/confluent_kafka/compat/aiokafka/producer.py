@@ -271,7 +271,8 @@ class AIOKafkaProducer:
         if max_batch_size == _PRODUCER_DEFAULTS["max_batch_size"]:
             # aiokafka's request holds one batch per partition, librdkafka's one partition: with one
             # request in flight, 16 KB batches would carry one partition's 16 KB per round trip where
-            # aiokafka carries 16 KB of each. librdkafka's own batch size carries at least as much.
+            # aiokafka carries 16 KB of each. librdkafka's own batch size lets a round trip carry as
+            # many records as aiokafka's (the partitions with records take turns, one per request).
             del conf["batch.size"]
         if transactional_id is None:
             conf.pop("transaction.timeout.ms", None)
