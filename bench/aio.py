@@ -10,6 +10,10 @@ Each run is a process of its own (bench/aio_worker.py) with N values of SIZE byt
                                     the done-callback shape of the produce rows, the same way
   aio consume, batches of 1000      partition 0 of a filled topic from its beginning, consume()
                                     (aiokafka: getmany()), timed from the first arrival
+  aio produce, awaited in batches, 1 ms round trip, 16 partitions
+                                    the awaited row on librdkafka's mock cluster with a 1 ms
+                                    round trip (ours, aiokafka and the facade): what loopback
+                                    hides, such as how many partitions one round trip carries
 
 The "aiokafka on ours" rows run aiokafka's code of each workload unchanged, with ``import
 aiokafka`` resolved to this project's confluent_kafka.compat.aiokafka (bench/aio_worker.py
@@ -24,8 +28,9 @@ fetch) precedes the clock; its time is the startup column.
     .venv/bin/python bench/aio.py [--quick] [-n N] [--sizes 100] [--repeat R]
     (`make bench` runs this together with the other benchmarks: bench/run.py)
 """
+import contextlib
 import sys
-from typing import Optional
+from typing import Iterator, Optional
 
 import common
 
@@ -41,6 +46,29 @@ AIO_N = 100_000  # upstream's awaited produce runs at about 1,000 msgs/s (its ow
 # Every client consumes at 0.7-2.6 M msgs/s: 100,000 records would be read in 0.04-0.13 s, where
 # one fetch round trip weighs, so the consume row reads more.
 AIO_CONSUME_N = 1_000_000
+# A network between client and broker, which tansu on loopback lacks: librdkafka's mock cluster
+# with a round trip of NETWORK_RTT_MS and a topic of NETWORK_PARTITIONS partitions (aiokafka's
+# request holds every partition, librdkafka's one: how many go out per round trip shows here).
+NETWORK_RTT_MS = 1
+NETWORK_PARTITIONS = 16
+NETWORK_CLIENTS = ("ours", "aiokafka", "aiokafka on ours")  # upstream's 1 s batching would dominate
+
+
+@contextlib.contextmanager
+def network_broker(session: common.Session, topic: str) -> Iterator[None]:
+    """The session's workers talk to a fresh one-broker mock cluster holding ``topic``."""
+    from confluent_kafka.testing import MockCluster
+
+    cluster = MockCluster(1)
+    saved = session.bootstrap
+    try:
+        cluster.create_topic(topic, NETWORK_PARTITIONS, 1)
+        cluster.set_rtt(1, NETWORK_RTT_MS)
+        session.bootstrap = cluster.bootstrap_servers
+        yield
+    finally:
+        session.bootstrap = saved
+        cluster.close()
 
 
 def run(session: common.Session) -> None:
@@ -62,6 +90,16 @@ def run(session: common.Session) -> None:
                                     "--topic", common.fresh_topic("bench-aio"),
                                     "-n", n, "--size", size, "--mode"] + mode.split())
                 session.record(label(name), client, rep, r)
+
+    network = label(f"aio produce, awaited in batches, {NETWORK_RTT_MS} ms round trip, "
+                    f"{NETWORK_PARTITIONS} partitions")
+    for rep in range(session.args.repeat):
+        for client in session.client_order(rep, NETWORK_CLIENTS):
+            topic = common.fresh_topic("bench-aio-net")
+            with network_broker(session, topic):
+                r = worker(client, ["--client", common.FACADES.get(client, client), "--topic", topic,
+                                    "-n", n, "--size", size, "--mode", "batches"])
+            session.record(network, client, rep, r)
 
     session.fresh_broker()
     topic = common.fresh_topic("bench-aio-consume")
@@ -95,7 +133,7 @@ def run(session: common.Session) -> None:
                      f"done-callback on each, resolved 1,024 at a time, no Kafka) takes "
                      f"{ceiling['cpu_seconds']:.2f} CPU s for {n:,} messages here "
                      f"({ceiling['msgs_per_s']:,.0f} msgs/s)")
-    for workload in [label(w) for w, _, _ in PRODUCE] + [consume]:
+    for workload in [label(w) for w, _, _ in PRODUCE] + [network, consume]:
         med = {c: common.median_run(rs) for c, rs in session.runs.get(workload, {}).items()}
         if "ours" in med and "aiokafka" in med:
             session.note(f"{workload}: ours / aiokafka = "

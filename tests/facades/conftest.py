@@ -53,5 +53,5 @@ def produce_native(kafka_bootstrap: str) -> Callable[..., None]:
 def peer_python() -> str:
     python = os.environ.get("FACADE_PEER_PYTHON") or str(ROOT / ".bench-venv" / "bin" / "python")
     if not pathlib.Path(python).exists():
-        pytest.skip(f"no kafka-python interpreter at {python} (make .bench-venv/.deps-stamp)")
+        pytest.skip(f"no interpreter with the real kafka-python and aiokafka at {python} (make .bench-venv/.deps-stamp)")
     return python

@@ -13,7 +13,6 @@ import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
 SRC = HERE.parents[1] / "src"
-BENCH_PYTHON = pathlib.Path("/work/main/.bench-venv/bin/python")
 
 # Where the facade differs on purpose: observation -> (aiokafka's, the facade's, why).
 DELIBERATE = {
@@ -49,23 +48,17 @@ def _compare(real: Dict[str, Any], ours: Dict[str, Any]) -> None:
         assert ours[key] == real[key], key
 
 
-def _need_aiokafka() -> None:
-    if not BENCH_PYTHON.exists():
-        pytest.skip("the real aiokafka is installed in /work/main/.bench-venv (make .bench-venv/.deps-stamp)")
-
-
-def test_facade_observes_what_aiokafka_does() -> None:
-    _need_aiokafka()
-    real = _observe(str(BENCH_PYTHON))
+def test_facade_observes_what_aiokafka_does(peer_python: str) -> None:
+    real = _observe(peer_python)
     ours = _observe(sys.executable, "facade")
     assert len(real) >= 40
     _compare(real, ours)
 
 
 @pytest.mark.integration
-def test_facade_observes_what_aiokafka_does_through_a_broker(kafka_bootstrap: str, unique_topic: str) -> None:
-    _need_aiokafka()
-    real = _observe(str(BENCH_PYTHON), "--bootstrap", kafka_bootstrap, "--topic", unique_topic + "-real")
+def test_facade_observes_what_aiokafka_does_through_a_broker(kafka_bootstrap: str, unique_topic: str,
+                                                            peer_python: str) -> None:
+    real = _observe(peer_python, "--bootstrap", kafka_bootstrap, "--topic", unique_topic + "-real")
     ours = _observe(sys.executable, "facade", "--bootstrap", kafka_bootstrap, "--topic", unique_topic + "-facade")
     assert len(real) >= 70
     _compare(real, ours)

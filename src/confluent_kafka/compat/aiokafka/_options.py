@@ -161,9 +161,10 @@ PRODUCER: Tuple[Option, ...] = _COMMON + (
     Option("partitioner", "facade", None, "the default (Java's murmur2) is librdkafka's murmur2_random; "
            "a custom partitioner(key, all_partitions, available) runs in Python before each send"),
     Option("max_request_size", "property", "message.max.bytes", "", _count),
-    Option("linger_ms", "property", "linger.ms", "with max.in.flight.requests.per.connection 1, as aiokafka "
-           "sends one request per broker at a time: the next batch fills while one is in flight", _ms),
-    Option("enable_idempotence", "property", "enable.idempotence", "", _flag),
+    Option("linger_ms", "property", "linger.ms", "with max.in.flight.requests.per.connection 5: the next "
+           "batches fill while requests are in flight, as aiokafka's do while its one request is out", _ms),
+    Option("enable_idempotence", "property", "enable.idempotence", "also keeps the order of records across "
+           "retried requests (librdkafka keeps up to five in flight in order)", _flag),
     Option("transactional_id", "property", "transactional.id", "also turns on idempotence, as in aiokafka",
            _text),
     Option("transaction_timeout_ms", "property", "transaction.timeout.ms", "set with transactional_id", _ms),
@@ -203,6 +204,14 @@ CONSUMER: Tuple[Option, ...] = _COMMON + (
     Option("isolation_level", "property", "isolation.level", "",
            _one_of("read_uncommitted", "read_committed")),
     Option("client_rack", "property", "client.rack", "", _text),
+)
+
+
+# AIOKafkaAdminClient takes the options every client shares and a request timeout; the admin
+# client's calls get their timeouts one by one, so the timeout is the facade's to pass on.
+ADMIN: Tuple[Option, ...] = _COMMON + (
+    Option("request_timeout_ms", "facade", None, "each call's request_timeout, and the broker's timeout of a "
+           "create, delete or partition call made without timeout_ms (as in aiokafka)"),
 )
 
 
@@ -247,10 +256,17 @@ def to_librdkafka(options: Tuple[Option, ...], values: Dict[str, Any], defaults:
     return conf
 
 
-def deprecated(name: str) -> None:
-    """Warn as aiokafka does for ``loop`` and ``api_version``.
+def arguments(given: Dict[str, Any], *positional: str) -> Dict[str, Any]:
+    """A constructor's keyword arguments, from its ``locals()``; warns as aiokafka does when
+    ``loop`` or ``api_version`` is given.
 
-    :param name: the option's name.
+    :param given: the constructor's ``locals()``.
+    :param positional: names of its other arguments, left out (``self`` always is).
+    :returns: ``{option: value}``.
     """
-    warnings.warn(f"The `{name}` parameter is deprecated in aiokafka and has no effect here.",
-                  DeprecationWarning, stacklevel=3)
+    values = {name: value for name, value in given.items() if name != "self" and name not in positional}
+    for name in ("loop", "api_version"):
+        if values.get(name) is not None:
+            warnings.warn(f"The `{name}` parameter is deprecated in aiokafka and has no effect here.",
+                          DeprecationWarning, stacklevel=3)
+    return values

@@ -74,12 +74,7 @@ class AIOKafkaConsumer:
                  sasl_plain_password: Optional[str] = None, sasl_plain_username: Optional[str] = None,
                  sasl_kerberos_service_name: str = "kafka", sasl_kerberos_domain_name: Optional[str] = None,
                  sasl_oauth_token_provider: Any = None, client_rack: Optional[str] = None) -> None:
-        values = dict(locals())
-        del values["self"], values["topics"]
-        if loop is not None:
-            _options.deprecated("loop")
-        if api_version is not None:
-            _options.deprecated("api_version")
+        values = _options.arguments(locals(), "topics")
         if max_poll_records is not None and (isinstance(max_poll_records, bool) or not isinstance(max_poll_records, int)
                                              or max_poll_records < 1):
             raise ValueError("`max_poll_records` should be positive Integer")

@@ -236,12 +236,7 @@ class AIOKafkaProducer:
                  sasl_mechanism: str = "PLAIN", sasl_plain_password: Optional[str] = None,
                  sasl_plain_username: Optional[str] = None, sasl_kerberos_service_name: str = "kafka",
                  sasl_kerberos_domain_name: Optional[str] = None, sasl_oauth_token_provider: Any = None) -> None:
-        values = dict(locals())
-        del values["self"]
-        if loop is not None:
-            _options.deprecated("loop")
-        if api_version is not None:
-            _options.deprecated("api_version")
+        values = _options.arguments(locals())
         if acks not in (0, 1, -1, "all", _missing):
             raise ValueError("Invalid ACKS parameter")
         if transactional_id is not None:
@@ -264,15 +259,17 @@ class AIOKafkaProducer:
         conf.update(_security_conf(values, "AIOKafkaProducer"))
         _sasl_prune(conf)
         conf["acks"] = acks
-        # aiokafka's sender has one request in flight per broker: a send() to an idle producer
-        # leaves at once (linger_ms 0), and the records sent meanwhile fill the next batch. This
-        # gives librdkafka the same batching without a linger, and keeps the order on a retry.
-        conf["max.in.flight.requests.per.connection"] = 1
+        # aiokafka's sender keeps one request in flight per broker, holding every partition;
+        # librdkafka's request holds one partition, so with one in flight the partitions would take
+        # turns, a round trip each. Five lets them go out together, and the records sent while five
+        # are out fill the next batches. The cost: without enable_idempotence a retried request can
+        # land after a later one (idempotent, librdkafka keeps up to five in order). See
+        # docs/aiokafka.md for the measurements.
+        conf["max.in.flight.requests.per.connection"] = 5
         if max_batch_size == _PRODUCER_DEFAULTS["max_batch_size"]:
-            # aiokafka's request holds one batch per partition, librdkafka's one partition: with one
-            # request in flight, 16 KB batches would carry one partition's 16 KB per round trip where
-            # aiokafka carries 16 KB of each. librdkafka's own batch size lets a round trip carry as
-            # many records as aiokafka's (the partitions with records take turns, one per request).
+            # aiokafka's request holds one batch per partition, librdkafka's one partition: 16 KB
+            # batches would carry a fraction of what aiokafka's request carries per round trip.
+            # librdkafka's own batch size lets a round trip carry as many records as aiokafka's.
             del conf["batch.size"]
         if transactional_id is None:
             conf.pop("transaction.timeout.ms", None)

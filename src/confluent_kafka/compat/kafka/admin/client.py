@@ -19,6 +19,9 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple, Type, cast
 
 import confluent_kafka as _ck
 import confluent_kafka.admin as _cka
+from confluent_kafka.compat._native_admin import is_item_error as _is_item_error
+from confluent_kafka.compat._native_admin import item_code as _code
+from confluent_kafka.compat._native_admin import native_error as _native_error
 from confluent_kafka.compat.kafka import _config
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka._util import call, extras, translate_error
@@ -44,7 +47,6 @@ _NO_ERROR = Errors.for_code(0)
 _ELECTION_NOT_NEEDED = 84
 _UNKNOWN_TOPIC_OR_PARTITION = cast("Type[Errors.KafkaError]", Errors.for_code(3))
 
-_UNKNOWN_TOPIC_CODES = (_ck.KafkaError._UNKNOWN_TOPIC, _ck.KafkaError._UNKNOWN_PARTITION)
 _NO_AUTHORIZED_OPERATIONS = -2147483648  # the protocol's "not requested" bit field
 
 
@@ -53,12 +55,6 @@ def _unsupported(request: str) -> Errors.KafkaError:
     kafka-python's for a broker without the API."""
     return _INCOMPATIBLE(
         f"librdkafka, under the kafka-python facade, has no client API for the '{request}' Kafka protocol.")
-
-
-def _native_error(exc: BaseException) -> Optional[_ck.KafkaError]:
-    if isinstance(exc, _ck.KafkaException) and exc.args and isinstance(exc.args[0], _ck.KafkaError):
-        return exc.args[0]
-    return None
 
 
 def _outcome(fut: Any) -> Tuple[Any, Optional[_ck.KafkaError]]:
@@ -73,13 +69,9 @@ def _outcome(fut: Any) -> Tuple[Any, Optional[_ck.KafkaError]]:
         return fut.result(), None
     except _ck.KafkaException as exc:
         err = _native_error(exc)
-        if err is None or (err.code() < 0 and err.code() not in _UNKNOWN_TOPIC_CODES):
+        if err is None or not _is_item_error(err):
             raise translate_error(exc) from exc
         return None, err
-
-
-def _code(err: _ck.KafkaError) -> int:
-    return 3 if err.code() in _UNKNOWN_TOPIC_CODES else int(err.code())
 
 
 def _error_class(err: Optional[_ck.KafkaError]) -> type:
