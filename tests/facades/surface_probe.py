@@ -7,6 +7,7 @@ produce/consume round trip.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import math
@@ -60,6 +61,31 @@ def outcome(fn):
     except Exception as exc:
         return {"raises": type(exc).__name__, "text": str(exc)}
     return {"returns": repr(result)}
+
+
+# The module paths kafka-python 2.x and 3.0 programs import these names from.
+IMPORT_PATHS = {
+    "kafka.version": ["__version__"],
+    "kafka.partitioner.abc": ["Partitioner"],
+    "kafka.partitioner.default": ["DefaultPartitioner", "murmur2"],
+    "kafka.partitioner.sticky": ["StickyPartitioner"],
+    "kafka.serializer.abstract": ["Serializer", "Deserializer"],
+    "kafka.serializer.default": ["DefaultSerializer"],
+    "kafka.serializer.json": ["JsonSerializer"],
+    "kafka.serializer.wrapper": ["SerializeWrapper", "DeserializeWrapper"],
+    "kafka.coordinator.assignors.abstract": ["AbstractPartitionAssignor"],
+}
+
+
+def import_paths():
+    out = {}
+    for path, names in IMPORT_PATHS.items():
+        module = importlib.import_module(path)
+        out[path] = {n: v if isinstance(v := getattr(module, n), str) else v.__name__ for n in names}
+    # the submodule kafka.serializer.json must not hide the json module from the package's code
+    json_serializer = importlib.import_module("kafka.serializer").JsonSerializer()
+    out["json_round_trip"] = json_serializer.deserialize("t", [], json_serializer.serialize("t", [], {"a": [1]}))
+    return out
 
 
 def errors():
@@ -135,6 +161,7 @@ def main() -> None:
             ConsumerRecord, RecordMetadata, TopicPartition, OffsetAndMetadata, OffsetAndTimestamp,
             ConsumerGroupMetadata)},
         "errors": errors(),
+        "import_paths": import_paths(),
         "murmur2": [murmur2(bytes(range(n))) for n in range(12)] + [murmur2(b"key"), murmur2(b"\xff" * 9)],
         "partitioners": [c.__name__ for c in (Partitioner, DefaultPartitioner, StickyPartitioner)],
         "assignors": [RangePartitionAssignor.name, RoundRobinPartitionAssignor.name, StickyPartitionAssignor.name],

@@ -11,6 +11,7 @@ import pytest
 from aio_support import LOOPS, run
 from confluent_kafka.compat.aiokafka import (AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener,
                                              ConsumerStoppedError, OffsetAndMetadata, TopicPartition, errors)
+from confluent_kafka.compat.aiokafka.partitioner import DefaultPartitioner
 from confluent_kafka.compat.aiokafka.structs import ConsumerRecord, RecordMetadata
 from consumer_helpers import produce_values
 
@@ -36,10 +37,10 @@ def test_producer_methods(kafka_bootstrap: str, unique_topic: str, loop: str) ->
             assert md.topic_partition == TopicPartition(unique_topic, 1)
             md2 = await producer.send_and_wait(unique_topic, b"v1", partition=1)
             assert md2.offset == 1
-            # Same key, same partition (murmur2).
+            # Same key, same partition: the one aiokafka's DefaultPartitioner (Java's murmur2) picks.
             a = await producer.send_and_wait(unique_topic, b"x", key="same")
             b = await producer.send_and_wait(unique_topic, b"y", key="same")
-            assert a.partition == b.partition
+            assert a.partition == b.partition == DefaultPartitioner()(b"same", [0, 1, 2, 3], [0, 1, 2, 3])
             assert await producer.partitions_for(unique_topic) == {0, 1, 2, 3}
             for i in range(20):  # flush() waits for the futures nobody awaited
                 await producer.send(unique_topic, b"f%d" % i, partition=2)

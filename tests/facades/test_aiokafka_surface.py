@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import inspect
 import json
+import os
 import pathlib
 import re
 import ssl
@@ -216,6 +217,53 @@ def test_producer_refuses(kwargs: Dict[str, Any], exc: type, text: str) -> None:
 def test_consumer_refuses(kwargs: Dict[str, Any], exc: type, text: str) -> None:
     with pytest.raises(exc, match=text):
         AIOKafkaConsumer(**{"bootstrap_servers": NOWHERE, **kwargs})
+
+
+def test_sticky_assignor_imports_and_is_refused_naming_it() -> None:
+    from confluent_kafka.compat.aiokafka.coordinator.assignors.sticky import StickyPartitionAssignor
+
+    with pytest.raises(_options.UnsupportedOption, match="StickyPartitionAssignor: librdkafka has no eager sticky"):
+        AIOKafkaConsumer(bootstrap_servers=NOWHERE, partition_assignment_strategy=(StickyPartitionAssignor,))
+
+
+def test_default_partitioner_runs_in_librdkafka() -> None:
+    from confluent_kafka.compat.aiokafka.partitioner import DefaultPartitioner
+
+    class Last(DefaultPartitioner):
+        def __call__(self, key: Any, all_partitions: Any, available: Any) -> int:  # type: ignore[override]
+            return int(all_partitions[-1])
+
+    for given in ({}, {"partitioner": DefaultPartitioner()}):
+        p = AIOKafkaProducer(bootstrap_servers=NOWHERE, **given)
+        assert (p._conf["partitioner"], p._partitioner) == ("murmur2_random", None)
+    last = Last()
+    p = AIOKafkaProducer(bootstrap_servers=NOWHERE, partitioner=last)
+    assert "partitioner" not in p._conf and p._partitioner is last
+
+
+# aiokafka.partitioner's choices, printed as JSON by either side.
+_PARTITIONS = r'''
+import json
+from aiokafka.partitioner import DefaultPartitioner, murmur2
+keys = [b"", b"a", b"ab", b"abc", b"abcd", b"key-17", bytes(range(256))]
+print(json.dumps({"murmur2": [murmur2(k) for k in keys],
+                  "keyed": [DefaultPartitioner()(k, list(range(7)), [0, 1]) for k in keys],
+                  "no key": DefaultPartitioner()(None, list(range(7)), [3]),
+                  "none available": DefaultPartitioner()(None, [5], [])}))
+'''
+
+
+def test_default_partitioner_chooses_as_aiokafka(peer_python: str, tmp_path: pathlib.Path) -> None:
+    script = tmp_path / "partitions.py"
+    script.write_text(_PARTITIONS)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    real = subprocess.run([peer_python, str(script)], capture_output=True, text=True, timeout=60, env=env)
+    env["PYTHONPATH"] = str(ROOT / "src")
+    ours = subprocess.run([sys.executable, "-m", "confluent_kafka.compat", "run", str(script)], capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert real.returncode == 0 and ours.returncode == 0, real.stderr[-1000:] + ours.stderr[-1000:]
+    assert json.loads(ours.stdout) == json.loads(real.stdout)
+    assert json.loads(ours.stdout)["no key"] == 3
 
 
 def test_unsupported_option_is_a_configuration_error_naming_it() -> None:

@@ -114,6 +114,11 @@ def _assignors(value: Any) -> str:
     found = []
     for item in items:
         name = item if isinstance(item, str) else getattr(item, "__name__", type(item).__name__)
+        if name == "StickyPartitionAssignor":
+            raise UnsupportedOption(
+                "partition_assignment_strategy StickyPartitionAssignor: librdkafka has no eager sticky "
+                "assignor (its cooperative-sticky tells a rebalance listener only of the partitions that "
+                "move); use RangePartitionAssignor or RoundRobinPartitionAssignor")
         if name not in names:
             raise UnsupportedOption(
                 f"partition_assignment_strategy {name}: librdkafka assigns with 'range' or 'roundrobin' "
@@ -158,8 +163,9 @@ PRODUCER: Tuple[Option, ...] = _COMMON + (
     Option("max_batch_size", "property", "batch.size", "aiokafka's default, 16384, leaves librdkafka's "
            "1000000: librdkafka sends one partition per request where aiokafka sends a batch of each, so "
            "its batches must be larger to carry as much per round trip; create_batch() holds 16384", _count),
-    Option("partitioner", "facade", None, "the default (Java's murmur2) is librdkafka's murmur2_random; "
-           "a custom partitioner(key, all_partitions, available) runs in Python before each send"),
+    Option("partitioner", "facade", None, "the default, or any plain DefaultPartitioner() (Java's murmur2), is "
+           "librdkafka's murmur2_random; another partitioner(key, all_partitions, available) runs in Python "
+           "before each send"),
     Option("max_request_size", "property", "message.max.bytes", "", _count),
     Option("linger_ms", "property", "linger.ms", "with max.in.flight.requests.per.connection 5: the next "
            "batches fill while requests are in flight, as aiokafka's do while its one request is out", _ms),

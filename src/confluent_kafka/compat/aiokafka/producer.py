@@ -27,6 +27,7 @@ from . import _options
 from .errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
                      MessageSizeTooLargeError, ProducerClosed, from_librdkafka)
 from .helpers import FacadeSSLContext
+from .partitioner import DefaultPartitioner, runs_in_librdkafka
 from .structs import OffsetAndMetadata, RecordMetadata, TopicPartition
 
 __all__ = ["AIOKafkaProducer"]
@@ -34,14 +35,7 @@ __all__ = ["AIOKafkaProducer"]
 _missing = object()
 
 
-class _DefaultPartitioner:
-    """aiokafka's default partitioner: murmur2 of the key, as Java's (librdkafka's murmur2_random)."""
-
-    def __repr__(self) -> str:
-        return "DefaultPartitioner()"
-
-
-_DEFAULT_PARTITIONER = _DefaultPartitioner()
+_DEFAULT_PARTITIONER = DefaultPartitioner()
 
 # Consumers of this process by group id: send_offsets_to_transaction() takes their group metadata
 # (generation and member id included, so a zombie is fenced) rather than the group id alone.
@@ -247,7 +241,7 @@ class AIOKafkaProducer:
             elif acks not in ("all", -1):
                 raise ValueError(f"acks={acks} not supported if enable_idempotence=True")
         acks = 1 if acks is _missing else (-1 if acks == "all" else acks)
-        if partitioner is not _DEFAULT_PARTITIONER and not callable(partitioner):
+        if not callable(partitioner):
             raise TypeError("partitioner must be callable(key, all_partitions, available_partitions)")
         for name in ("key_serializer", "value_serializer"):
             if values[name] is not None and not callable(values[name]):
@@ -273,11 +267,12 @@ class AIOKafkaProducer:
             del conf["batch.size"]
         if transactional_id is None:
             conf.pop("transaction.timeout.ms", None)
-        if partitioner is _DEFAULT_PARTITIONER:
+        in_librdkafka = runs_in_librdkafka(partitioner)
+        if in_librdkafka:
             conf["partitioner"] = "murmur2_random"
         self._key_serializer = key_serializer
         self._value_serializer = value_serializer
-        self._partitioner = None if partitioner is _DEFAULT_PARTITIONER else partitioner
+        self._partitioner = None if in_librdkafka else partitioner
         self._max_request_size = max_request_size
         self._max_batch_size = max_batch_size
         self._request_timeout = request_timeout_ms / 1000

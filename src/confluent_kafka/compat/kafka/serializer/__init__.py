@@ -1,7 +1,7 @@
 """``kafka.serializer``: the serializer interfaces and the default/JSON implementations."""
 from __future__ import annotations
 
-import json
+import json as _json  # not "json": the kafka.serializer.json submodule takes that name
 from abc import ABC, abstractmethod
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -64,10 +64,10 @@ class JsonSerializer(DefaultSerializer):
     """JSON text in ``encoding``; None stays None."""
 
     def serialize(self, topic: str, headers: Headers, data: Any) -> Optional[bytes]:
-        return None if data is None else json.dumps(data).encode(self.encoding)
+        return None if data is None else _json.dumps(data).encode(self.encoding)
 
     def deserialize(self, topic: str, headers: Headers, data: Optional[bytes]) -> Any:
-        return None if data is None else json.loads(data.decode(self.encoding))
+        return None if data is None else _json.loads(data.decode(self.encoding))
 
 
 class SerializeWrapper(Serializer):
