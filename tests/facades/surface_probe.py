@@ -73,7 +73,8 @@ IMPORT_PATHS = {
     "kafka.serializer.default": ["DefaultSerializer"],
     "kafka.serializer.json": ["JsonSerializer"],
     "kafka.serializer.wrapper": ["SerializeWrapper", "DeserializeWrapper"],
-    "kafka.coordinator.assignors.abstract": ["AbstractPartitionAssignor"],
+    "kafka.coordinator.assignors.abstract": ["AbstractPartitionAssignor", "RebalanceProtocol"],
+    "kafka.coordinator.assignors.cooperative_sticky": ["CooperativeStickyAssignor"],
 }
 
 
@@ -82,6 +83,9 @@ def import_paths():
     for path, names in IMPORT_PATHS.items():
         module = importlib.import_module(path)
         out[path] = {n: v if isinstance(v := getattr(module, n), str) else v.__name__ for n in names}
+    cooperative = importlib.import_module("kafka.coordinator.assignors.cooperative_sticky").CooperativeStickyAssignor
+    out["rebalance_protocols"] = {c.name: [int(p) for p in c().supported_protocols()]
+                                  for c in (RangePartitionAssignor, RoundRobinPartitionAssignor, cooperative)}
     # the submodule kafka.serializer.json must not hide the json module from the package's code
     json_serializer = importlib.import_module("kafka.serializer").JsonSerializer()
     out["json_round_trip"] = json_serializer.deserialize("t", [], json_serializer.serialize("t", [], {"a": [1]}))

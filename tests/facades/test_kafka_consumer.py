@@ -204,3 +204,56 @@ def test_pattern_subscription_and_auto_commit_on_close(kafka_bootstrap, facade_t
     check = kafka.KafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id=group)
     assert check.committed(TopicPartition(topic, 0)) == 2
     check.close()
+
+
+def test_cooperative_sticky_moves_only_what_it_must(kafka_bootstrap, facade_topic):
+    from confluent_kafka.compat.kafka.coordinator.assignors.cooperative_sticky import CooperativeStickyAssignor
+    from confluent_kafka.compat.kafka.coordinator.assignors.range import RangePartitionAssignor
+
+    with pytest.raises(Errors.KafkaConfigurationError, match="Mixing EAGER and COOPERATIVE"):
+        kafka.KafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id="g",
+                            partition_assignment_strategy=[RangePartitionAssignor, CooperativeStickyAssignor])
+    topic = facade_topic(4)
+    every = {TopicPartition(topic, p) for p in range(4)}
+
+    class Listener(ConsumerRebalanceListener):
+        def __init__(self) -> None:
+            self.events: list = []
+
+        def on_partitions_revoked(self, revoked):
+            self.events.append(("revoked", set(revoked)))
+
+        def on_partitions_assigned(self, assigned):
+            self.events.append(("assigned", set(assigned)))
+
+    def join(listener: Listener) -> Any:
+        consumer = kafka.KafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id=f"g-{topic}",
+                                       partition_assignment_strategy=[CooperativeStickyAssignor], **GROUP_OPTS)
+        consumer.subscribe([topic], listener=listener)
+        return consumer
+
+    def poll_until(done, consumers, what: str) -> None:
+        deadline = time.monotonic() + 60
+        while not done():
+            assert time.monotonic() < deadline, what
+            for c in consumers:
+                c.poll(timeout_ms=100)
+
+    first_events, second_events = Listener(), Listener()
+    first = join(first_events)
+    second = None
+    try:
+        poll_until(lambda: first.assignment() == every, [first], "the first member never got all four")
+        assert first_events.events == [("assigned", every)]
+        second = join(second_events)
+        poll_until(lambda: len(first.assignment()) == len(second.assignment()) == 2, [first, second],
+                   "the partitions were never shared")
+        moved = second.assignment()
+        # the first member gave up only what moved, and was told of nothing else
+        assert first.assignment() == every - moved
+        assert first_events.events == [("assigned", every), ("revoked", moved)]
+        assert second_events.events == [("assigned", moved)]
+    finally:
+        first.close()
+        if second is not None:
+            second.close()

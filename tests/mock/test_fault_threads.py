@@ -97,6 +97,38 @@ def test_producer_produce_poll_flush_close_from_many_threads(mock_cluster: MockC
         p.produce(unique_topic, b"after close")
 
 
+def test_flush_waits_for_the_reports_a_poll_on_another_thread_holds(mock_cluster: MockCluster, unique_topic: str,
+                                                                  make_producer: Callable) -> None:
+    """poll() takes a batch of reports from librdkafka, which then counts those messages as
+    delivered, and runs their callbacks one after another. A flush() on another thread meanwhile
+    returns only once every callback has run, as upstream's does (its callbacks run before
+    librdkafka lets go). The first callback sleeps to hold the rest of its batch."""
+    mock_cluster.create_topic(unique_topic, 1, 3)
+    first = threading.Event()
+    delivered: List[bytes] = []
+
+    def dr(err: Any, msg: Any) -> None:
+        if not first.is_set():
+            first.set()
+            time.sleep(0.3)
+        delivered.append(msg.value())
+
+    p = make_producer({"linger.ms": 20}, on_delivery=dr)
+    values = [b"%d" % i for i in range(50)]
+    for v in values:
+        p.produce(unique_topic, v, partition=0)
+    poller = threading.Thread(target=p.poll, args=(10,))
+    poller.start()
+    try:
+        assert first.wait(10), "no delivery report within 10 s"
+        assert p.flush(10) == 0
+        assert delivered == values
+        assert len(p) == 0
+    finally:
+        poller.join(JOIN_TIMEOUT)
+    assert not poller.is_alive()
+
+
 def test_consumer_consume_commit_close_from_many_threads(mock_cluster: MockCluster,
                                                          unique_topic: str,
                                                          make_producer: Callable,

@@ -396,7 +396,9 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
     while (q->head < q->len) {
         DrEntry e = q->items[q->head++];
         (*served)++;
-        if (dr_deliver(h, st, &e, &memo) < 0) {
+        int rc = dr_deliver(h, st, &e, &memo);
+        CFL_ADD_INT(&h->held_reports, -1); /* handed over: its callback has run */
+        if (rc < 0) {
             dr_memo_clear(&memo);
             return -1;
         }
@@ -431,9 +433,12 @@ static int backlog_drain(Handle *h, Py_ssize_t *served) {
         (*served)++;
         if (st == NULL) {
             dr_release(&e);
+            CFL_ADD_INT(&h->held_reports, -1);
             return -1;
         }
-        if (dr_deliver(h, st, &e, NULL) < 0)
+        int rc = dr_deliver(h, st, &e, NULL);
+        CFL_ADD_INT(&h->held_reports, -1);
+        if (rc < 0)
             return -1;
     }
     return 0;
@@ -448,8 +453,10 @@ static void backlog_push(Handle *h, DrQueue *from) {
         if (drq_push(&h->backlog, &from->items[i]) < 0)
             break;
     Py_END_CRITICAL_SECTION();
-    for (; i < from->len; i++)
+    for (; i < from->len; i++) {
         dr_release(&from->items[i]);
+        CFL_ADD_INT(&h->held_reports, -1);
+    }
 }
 
 /* The client's class name for messages ("Producer", "Consumer", "AdminClient", a subclass). */
@@ -698,6 +705,9 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
 
     CallState *cs = call_find(h);
     if (cs != NULL && drq_push(&cs->drs, &e) == 0) {
+        /* librdkafka counts the message as delivered once this returns; until the report reaches
+         * Python, this count keeps a flush() on another thread waiting for it. */
+        CFL_ADD_INT(&h->held_reports, 1);
         if (cs->drs.len - cs->drs.head < CFL_DR_BATCH || cs->exc != NULL)
             return;
         CbGil g = {.cs = cs};

@@ -110,6 +110,8 @@ typedef struct Handle {
     int closing;           /* close() started: waiting calls return at their next slice */
     int close_flushing;    /* producer: close() is delivering what it can before the teardown */
     int flushing;          /* producer: threads flushing (flush(), close()); poll() leaves them the reports */
+    int held_reports;      /* delivery reports librdkafka let go of (its queue no longer counts them) that
+                            * a call, on any thread, has yet to hand to Python: flush() and len() count them */
     int closed;
     int lifecycle;         /* a thread is in __init__ or close() (cfl_lifecycle_claim) */
     char peek_headers;     /* consumer: records' headers may be checked in their bytes first (message.c) */

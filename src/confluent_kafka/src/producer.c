@@ -454,9 +454,17 @@ static int flush_serving(Handle *self, int timeout_ms) {
     int64_t deadline = timeout_ms < 0 ? -1 : cfl_monotonic_ms() + timeout_ms;
     for (;;) {
         int rc = cfl_serve(self, timeout_ms, flush_step, NULL, NULL);
-        if (rc <= 0 || CFL_LOAD_PTR(&self->rk) == NULL || cfl_handle_closing(self) ||
-            rd_kafka_outq_len(self->rk) == 0)
+        if (rc <= 0 || CFL_LOAD_PTR(&self->rk) == NULL || cfl_handle_closing(self))
             return rc;
+        if (rd_kafka_outq_len(self->rk) == 0) {
+            if (CFL_LOAD_INT(&self->held_reports) == 0)
+                return rc;
+            /* A poll() on another thread took the last reports from librdkafka and has yet to
+             * run their callbacks, which needs the GIL: give it the time. */
+            Py_BEGIN_ALLOW_THREADS
+            cfl_sleep_ms(1);
+            Py_END_ALLOW_THREADS
+        }
         if (deadline >= 0) {
             int64_t left = deadline - cfl_monotonic_ms();
             if (left <= 0)
@@ -465,6 +473,10 @@ static int flush_serving(Handle *self, int timeout_ms) {
         }
     }
 }
+
+/* What is not yet delivered: librdkafka's queue, and the reports it let go of that have yet to
+ * reach Python (their callbacks run, as upstream's run before librdkafka lets go). */
+static int queued(Handle *self) { return rd_kafka_outq_len(self->rk) + CFL_LOAD_INT(&self->held_reports); }
 
 /* flush() and close(): meanwhile a poll() on another thread leaves the reports to this thread
  * (poll_step). */
@@ -504,7 +516,7 @@ static PyObject *Producer_flush(Handle *self, PyObject *const *args, Py_ssize_t 
     if (rc < 0)
         return NULL;
     /* Flushed: nothing is left to deliver, whatever event may have arrived since. */
-    return PyLong_FromLong(rc > 0 ? 0 : rd_kafka_outq_len(self->rk));
+    return PyLong_FromLong(rc > 0 ? 0 : queued(self));
 }
 
 static PyObject *Producer_purge(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -530,7 +542,7 @@ static Py_ssize_t Producer_len(Handle *self) {
         return 0;
     if (cfl_handle_check(self) < 0)
         return -1;
-    return rd_kafka_outq_len(self->rk);
+    return queued(self);
 }
 
 static int Producer_bool(Handle *self) { return 1; }

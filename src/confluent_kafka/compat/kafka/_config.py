@@ -147,12 +147,22 @@ def _assignors(value: Any) -> str:
     names: List[str] = []
     for assignor in value if isinstance(value, (list, tuple)) else (value,):
         name = getattr(assignor, "name", assignor)
-        if name not in ("range", "roundrobin"):
+        if name not in ("range", "roundrobin", "cooperative-sticky"):
             raise KafkaConfigurationError(
                 f"partition_assignment_strategy: {assignor!r} has no librdkafka equivalent "
                 "(librdkafka offers range, roundrobin and cooperative-sticky, not eager sticky or custom assignors)")
         names.append(str(name))
+    if "cooperative-sticky" in names and len(set(names)) > 1:
+        # kafka-python's words: a consumer must know before joining whether a rebalance is eager
+        raise KafkaConfigurationError(
+            f"Specified partition_assignment_strategy assignors {names} do not support a common "
+            "RebalanceProtocol. Mixing EAGER and COOPERATIVE assignors in a single consumer is not supported.")
     return ",".join(names)
+
+
+def is_cooperative(conf: Dict[str, Any]) -> bool:
+    """:returns: whether the librdkafka properties ``conf`` make rebalances cooperative."""
+    return conf.get("partition.assignment.strategy") == "cooperative-sticky"
 
 
 # ---- the table -----------------------------------------------------------------------------

@@ -95,6 +95,8 @@ class KafkaConsumer:
         self._max_poll_records = max_poll
         timeout = cfg["consumer_timeout_ms"]
         self._consumer_timeout = None if timeout is None or timeout < 0 else timeout / 1000.0
+        # Under cooperative-sticky librdkafka hands the listener only the partitions that move.
+        self._cooperative = _config.is_cooperative(conf)
         self._consumer = call(_ck.Consumer, conf)
         self._closed = False
         self._buffer: List[ConsumerRecord] = []   # fetched, not yet handed out (iteration)
@@ -160,11 +162,18 @@ class KafkaConsumer:
             # object with __await__), so it is awaited from one.
             asyncio.run(_await(result))
 
+    def _listen_to(self, method: str, partitions: List[Any]) -> None:
+        """Tell the listener of a change: always under an eager rebalance, only of a non-empty one
+        under a cooperative one (as kafka-python does)."""
+        if partitions or not self._cooperative:
+            self._listen(method, partitions)
+
     def _on_assign(self, consumer: Any, partitions: List[Any]) -> None:
-        self._assigned = {TopicPartition(p.topic, p.partition) for p in partitions}
+        given = {TopicPartition(p.topic, p.partition) for p in partitions}
+        self._assigned = self._assigned | given if self._cooperative else given
         if self._pattern is not None:
             self._subscribed = {p.topic for p in partitions} | (self._subscribed or set())
-        self._listen("on_partitions_assigned", partitions)
+        self._listen_to("on_partitions_assigned", partitions)
 
     def _drop(self, gone: Set[TopicPartition]) -> None:
         """Forget buffered records of partitions no longer consumed."""
@@ -184,14 +193,14 @@ class KafkaConsumer:
         self._drop(gone)
         self._assigned -= gone
         self._paused -= gone
-        self._listen("on_partitions_revoked", partitions)
+        self._listen_to("on_partitions_revoked", partitions)
 
     def _on_lost(self, consumer: Any, partitions: List[Any]) -> None:
         gone = {TopicPartition(p.topic, p.partition) for p in partitions}
         self._handed = {tp: o for tp, o in self._handed.items() if tp not in gone}
         self._drop(gone)
         self._assigned -= gone
-        self._listen("on_partitions_lost", partitions)
+        self._listen_to("on_partitions_lost", partitions)
 
     def subscription(self) -> Optional[Set[str]]:
         """:returns: the subscribed topics (None if not subscribed)."""
