@@ -129,6 +129,42 @@ def test_flush_waits_for_the_reports_a_poll_on_another_thread_holds(mock_cluster
     assert not poller.is_alive()
 
 
+def test_reports_served_by_many_threads_at_once_are_counted_once(mock_cluster: MockCluster, unique_topic: str,
+                                                                  make_producer: Callable) -> None:
+    """Threads polling at once each take reports from librdkafka and count them until their
+    callbacks have run (what flush() and len() add to librdkafka's queue). Counted by threads
+    that do not hold the GIL, the count must still come back to exactly zero: a lost update
+    leaves len() above zero (a flush() that waits for nothing) or below it (len() fails)."""
+    mock_cluster.create_topic(unique_topic, 8, 1)
+    total = 200_000
+    reports = [0]
+    lock = threading.Lock()
+
+    def dr(err: Any, msg: Any) -> None:
+        with lock:  # callbacks run on every polling thread (at once on a free-threaded build)
+            reports[0] += 1
+
+    # Small batches: many delivery events, which the pollers take and count at the same time.
+    p = make_producer({"linger.ms": 0, "batch.num.messages": 8, "queue.buffering.max.messages": total},
+                      on_delivery=dr)
+    for i in range(total):
+        p.produce(unique_topic, b"x", partition=i % 8)
+
+    def poller() -> None:
+        deadline = time.monotonic() + 30
+        while reports[0] < total and time.monotonic() < deadline:
+            p.poll(0.05)
+
+    try:
+        failures = run_threads([poller] * 4)
+        assert not failures, failures
+        assert reports[0] == total
+        assert len(p) == 0
+        assert p.flush(5) == 0
+    finally:
+        p.close(10)  # bounded: a count that never comes back to zero would hold close() forever
+
+
 def test_consumer_consume_commit_close_from_many_threads(mock_cluster: MockCluster,
                                                          unique_topic: str,
                                                          make_producer: Callable,

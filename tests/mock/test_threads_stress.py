@@ -8,7 +8,9 @@ extension would show up (docs/threading.md; ``make tsan`` runs this file under T
   consumed exactly once;
 - close() racing calls on other threads (including a second close()): every call either works
   or raises RuntimeError, and the process survives;
-- one Message, TopicPartition and KafkaError shared by threads that read and change them.
+- one Message, TopicPartition and KafkaError shared by threads that read and change them;
+- produce_batch() with delivery.report.only.error while other threads serve its reports: the
+  reference its rows share lives until the last of them is reported.
 
 Sizes are small enough for the normal suite (a few seconds on two busy cores)."""
 
@@ -353,3 +355,53 @@ def test_reports_keep_order_per_key_with_many_polling_threads(mock_cluster: Mock
     # batches of reports off librdkafka's queue.
     for vals in served.values():
         assert vals == sorted(vals)
+
+
+def test_error_only_batches_while_other_threads_serve_their_reports(mock_cluster: MockCluster,
+                                                                    unique_topic: str) -> None:
+    """produce_batch() with delivery.report.only.error shares one reference among the rows of a
+    batch. Threads serving the reports of a batch's first rows while its later rows are still
+    being sent must not free it under the batch; failed rows come back with their own value."""
+    mock_cluster.create_topic(unique_topic, 2, 1)
+    failed: List[bytes] = []
+    lock = threading.Lock()
+
+    def on_delivery(err: Optional[KafkaError], msg: Message) -> None:
+        assert err is not None and err.code() == KafkaError.MSG_SIZE_TOO_LARGE, err
+        value = msg.value()
+        assert isinstance(value, bytes)
+        with lock:
+            failed.append(value)
+
+    # Some Produce requests fail for good: their rows are reported, with the bytes they carried.
+    mock_cluster.push_request_errors(0, [KafkaError.MSG_SIZE_TOO_LARGE] * 5)
+    p = Producer({"bootstrap.servers": mock_cluster.bootstrap_servers, "linger.ms": 0,
+                  "batch.num.messages": 50, "delivery.report.only.error": True,
+                  "on_delivery": on_delivery})
+    batches, rows = 20, 2000
+    stop = threading.Event()
+
+    def sender(tag: int) -> None:
+        for b in range(batches):
+            values = [b"%d-%d-%d" % (tag, b, i) for i in range(rows)]
+            assert p.produce_batch(unique_topic, values=values, partition=[i % 2 for i in range(rows)]) == rows
+
+    def poller() -> None:
+        while not stop.is_set():
+            p.poll(0.001)
+
+    pollers = [threading.Thread(target=poller) for _ in range(2)]
+    for t in pollers:
+        t.start()
+    try:
+        failures = run_threads([functools.partial(sender, tag) for tag in range(2)])
+        assert not failures, failures
+        assert p.flush(30) == 0
+    finally:
+        stop.set()
+        for t in pollers:
+            t.join(10)
+        p.close(10)
+    assert 0 < len(failed) <= 5 * 50  # five failed requests of at most 50 rows each
+    sent = {b"%d-%d-%d" % (tag, b, i) for tag in range(2) for b in range(batches) for i in range(rows)}
+    assert len(set(failed)) == len(failed) and set(failed) <= sent

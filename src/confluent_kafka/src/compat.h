@@ -77,6 +77,17 @@ void AnnotateNewMemory(const char *file, int line, const volatile void *mem, siz
 
 /* ---- atomics ---------------------------------------------------------------------------- */
 
+/* A counter that threads change without the GIL, in every build (the CFL_*_INT below are plain
+ * loads and stores where the GIL serializes their callers). */
+#if defined(_MSC_VER)
+#include <intrin.h>
+#define CFL_SHARED_ADD_INT(p, v) _InterlockedExchangeAdd((volatile long *)(p), (long)(v))
+#define CFL_SHARED_LOAD_INT(p) _InterlockedOr((volatile long *)(p), 0)
+#else
+#define CFL_SHARED_ADD_INT(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define CFL_SHARED_LOAD_INT(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+#endif
+
 #ifdef Py_GIL_DISABLED
 #define CFL_LOAD_INT(p) _Py_atomic_load_int(p)
 #define CFL_STORE_INT(p, v) _Py_atomic_store_int((p), (v))

@@ -393,19 +393,20 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
     if (st == NULL)
         return -1;
     DrMemo memo = {0};
+    size_t first = q->head;
+    int rc = 0;
     while (q->head < q->len) {
         DrEntry e = q->items[q->head++];
         (*served)++;
-        int rc = dr_deliver(h, st, &e, &memo);
-        CFL_ADD_INT(&h->held_reports, -1); /* handed over: its callback has run */
-        if (rc < 0) {
-            dr_memo_clear(&memo);
-            return -1;
-        }
+        if ((rc = dr_deliver(h, st, &e, &memo)) < 0)
+            break;
     }
     dr_memo_clear(&memo);
-    q->head = q->len = 0;
-    return 0;
+    /* Handed over (their callbacks have run): a flush() need no longer wait for them. */
+    CFL_SHARED_ADD_INT(&h->held_reports, -(int)(q->head - first));
+    if (rc == 0)
+        q->head = q->len = 0;
+    return rc;
 }
 
 /* Take the oldest report of the client's backlog, which every thread serving the client shares:
@@ -433,11 +434,11 @@ static int backlog_drain(Handle *h, Py_ssize_t *served) {
         (*served)++;
         if (st == NULL) {
             dr_release(&e);
-            CFL_ADD_INT(&h->held_reports, -1);
+            CFL_SHARED_ADD_INT(&h->held_reports, -1);
             return -1;
         }
         int rc = dr_deliver(h, st, &e, NULL);
-        CFL_ADD_INT(&h->held_reports, -1);
+        CFL_SHARED_ADD_INT(&h->held_reports, -1);
         if (rc < 0)
             return -1;
     }
@@ -455,7 +456,7 @@ static void backlog_push(Handle *h, DrQueue *from) {
     Py_END_CRITICAL_SECTION();
     for (; i < from->len; i++) {
         dr_release(&from->items[i]);
-        CFL_ADD_INT(&h->held_reports, -1);
+        CFL_SHARED_ADD_INT(&h->held_reports, -1);
     }
 }
 
@@ -707,7 +708,7 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
     if (cs != NULL && drq_push(&cs->drs, &e) == 0) {
         /* librdkafka counts the message as delivered once this returns; until the report reaches
          * Python, this count keeps a flush() on another thread waiting for it. */
-        CFL_ADD_INT(&h->held_reports, 1);
+        CFL_SHARED_ADD_INT(&h->held_reports, 1);
         if (cs->drs.len - cs->drs.head < CFL_DR_BATCH || cs->exc != NULL)
             return;
         CbGil g = {.cs = cs};

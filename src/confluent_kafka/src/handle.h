@@ -28,8 +28,9 @@ typedef struct {
     PyObject *callback;
     PyObject *opaque;  /* when set, the report calls callback(opaque, err, msg) (asyncio layer) */
     Py_ssize_t shared; /* > 0: one ref for the messages of a batch whose successful reports are not
-                          wanted (delivery.report.only.error), this many still pending; a failed
-                          one's value and key are copied from librdkafka's report (DrCopy) */
+                          wanted (delivery.report.only.error), this many still pending (plus one
+                          while the produce_batch() that made it runs); a failed one's value and
+                          key are copied from librdkafka's report (DrCopy) */
     char resolve;      /* a CFL_RESOLVE_* mode: callback is a spec (RecordMetadata, TopicPartition,
                           fallback, ...); a success settles opaque (a future) in C, a failure calls
                           fallback(opaque, err, msg) */

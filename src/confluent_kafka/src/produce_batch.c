@@ -403,8 +403,10 @@ typedef struct {
 } Batch;
 
 static void batch_close(Batch *b) {
-    if (b->shared != NULL && b->shared->shared == 0)
-        cfl_msgref_free(b->shared); /* no message took it */
+    /* The batch's own hold: the last one frees the ref (no message took it, or every report of
+     * those that did has been served, maybe by another thread). */
+    if (b->shared != NULL && CFL_ADD_SSIZE(&b->shared->shared, -1) == 1)
+        cfl_msgref_free(b->shared);
     for (Py_ssize_t i = 0; b->hdrs != NULL && i < b->n; i++)
         if (b->hdrs[i] != NULL)
             rd_kafka_headers_destroy(b->hdrs[i]);
@@ -498,6 +500,7 @@ static int enqueue_row(Handle *h, Batch *b, Py_ssize_t i, PyObject *topic, rd_ka
         goto done;
     if (b->shared != NULL) {
         ref = b->shared; /* librdkafka copies the bytes; a failed report copies them back */
+        CFL_ADD_SSIZE(&ref->shared, 1); /* before librdkafka may report the message */
     } else if (callback != NULL) {
         if ((ref = row_ref(b, i, topic, callback, value, value_len, key, key_len)) == NULL)
             goto done;
@@ -513,7 +516,8 @@ static int enqueue_row(Handle *h, Batch *b, Py_ssize_t i, PyObject *topic, rd_ka
     if (b->hdrs)
         b->hdrs[i] = NULL; /* librdkafka's on success, destroyed on failure */
     if (b->shared != NULL && ref == b->shared) {
-        ref->shared += rc == 0;
+        if (rc != 0)
+            CFL_ADD_SSIZE(&ref->shared, -1); /* not taken: no report will release it */
         ref = NULL;
     } else if (rc == 0) {
         ref = NULL;
@@ -554,6 +558,9 @@ static PyObject *produce_columns(Handle *self, PyObject *topic, PyObject *values
         }
         b.shared->callback = Py_NewRef(callback);
         b.shared->topic = Py_NewRef(topic);
+        /* The batch holds it too, until batch_close(): a thread serving the reports of the
+         * rows already sent must not free it while later rows still take it. */
+        b.shared->shared = 1;
     }
     Py_ssize_t i = 0;
     for (; i < b.n; i++)

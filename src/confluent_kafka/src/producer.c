@@ -457,7 +457,7 @@ static int flush_serving(Handle *self, int timeout_ms) {
         if (rc <= 0 || CFL_LOAD_PTR(&self->rk) == NULL || cfl_handle_closing(self))
             return rc;
         if (rd_kafka_outq_len(self->rk) == 0) {
-            if (CFL_LOAD_INT(&self->held_reports) == 0)
+            if (CFL_SHARED_LOAD_INT(&self->held_reports) == 0)
                 return rc;
             /* A poll() on another thread took the last reports from librdkafka and has yet to
              * run their callbacks, which needs the GIL: give it the time. */
@@ -476,7 +476,7 @@ static int flush_serving(Handle *self, int timeout_ms) {
 
 /* What is not yet delivered: librdkafka's queue, and the reports it let go of that have yet to
  * reach Python (their callbacks run, as upstream's run before librdkafka lets go). */
-static int queued(Handle *self) { return rd_kafka_outq_len(self->rk) + CFL_LOAD_INT(&self->held_reports); }
+static int queued(Handle *self) { return rd_kafka_outq_len(self->rk) + CFL_SHARED_LOAD_INT(&self->held_reports); }
 
 /* flush() and close(): meanwhile a poll() on another thread leaves the reports to this thread
  * (poll_step). */
