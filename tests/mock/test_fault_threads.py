@@ -10,7 +10,7 @@ from typing import Any, Callable, List
 
 import pytest
 
-from confluent_kafka import KafkaException, TopicPartition
+from confluent_kafka import KafkaException, Producer, TopicPartition
 from confluent_kafka.testing import MockCluster
 
 pytestmark = pytest.mark.mock
@@ -223,3 +223,35 @@ def test_consumer_consume_commit_close_from_many_threads(mock_cluster: MockClust
     assert seen, "nothing was consumed before close()"
     with pytest.raises(RuntimeError):
         c.poll(0)
+
+
+def test_close_ends_an_unbounded_cluster_id_wait_on_another_thread() -> None:
+    """cluster_id() with no timeout waits for a broker that never answers; a close() on another
+    thread ends that wait (RuntimeError, as every call racing close() gets) instead of waiting
+    for it for ever."""
+    # Not make_producer(): its teardown's close() would wait on the stuck call too.
+    p = Producer({"bootstrap.servers": "127.0.0.1:1", "log_level": 0})  # nothing listens there
+    waiting = threading.Event()
+    raised: List[BaseException] = []
+    closed: List[bool] = []
+
+    def wait_for_id() -> None:
+        waiting.set()
+        try:
+            p.cluster_id()
+        except RuntimeError as exc:
+            raised.append(exc)
+
+    # Daemon threads: a close() that waits for ever fails this test instead of hanging the run.
+    waiter = threading.Thread(target=wait_for_id, daemon=True)
+    waiter.start()
+    assert waiting.wait(10)
+    time.sleep(0.3)  # inside its wait
+    closer = threading.Thread(target=lambda: closed.append(p.close(10)), daemon=True)
+    closer.start()
+    closer.join(10)
+    waiter.join(10)
+    assert not closer.is_alive(), "close() still waiting for cluster_id() after 10 s"
+    assert not waiter.is_alive()
+    assert closed == [True]
+    assert len(raised) == 1 and "being closed" in str(raised[0]), raised

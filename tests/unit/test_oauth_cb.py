@@ -7,7 +7,9 @@ No broker: the refresh runs on librdkafka's own timer, whatever the connection d
 from __future__ import annotations
 
 import sys
+import threading
 import time
+import weakref
 from typing import Any, Callable, List, Tuple
 
 import pytest
@@ -96,3 +98,33 @@ def test_keyboard_interrupt_from_first_token_passes_unchanged(
 
     with pytest.raises(KeyboardInterrupt):
         _oauth_producer(make_producer, oauth_cb, [])
+
+
+def test_refresh_that_drops_the_last_reference_to_its_client() -> None:
+    """A token refresh runs on librdkafka's own thread, where no Python call holds the client.
+    When the callback lets go of the last reference, the client is torn down there (a helper
+    thread joins librdkafka's threads) only once the callback is done with it. `make sanitize`
+    reports a use-after-free here when the callback does not hold the client."""
+    holder: List[Producer] = []
+    calls: List[float] = []
+    refreshed = threading.Event()
+
+    def oauth_cb(config: str) -> Tuple[str, float, str]:
+        calls.append(time.monotonic())
+        if len(calls) == 2:  # the first refresh, on librdkafka's thread: drop the client
+            holder.clear()
+            refreshed.set()
+        # Short-lived, so librdkafka refreshes it after about a second.
+        return "token-%d" % len(calls), time.time() + 1.5, "alice"
+
+    holder.append(Producer({"security.protocol": "sasl_plaintext", "sasl.mechanisms": "OAUTHBEARER",
+                            "sasl.oauthbearer.config": "cfg", "oauth_cb": oauth_cb}))
+    gone = weakref.ref(holder[0])
+    assert len(calls) == 1, "the constructor waits for the first token"
+    assert refreshed.wait(RETRY_BOUND), "no token refresh"
+    deadline = time.monotonic() + RETRY_BOUND
+    while gone() is not None:
+        assert time.monotonic() < deadline, "the client outlived its last reference"
+        time.sleep(0.05)
+    time.sleep(0.5)  # the helper thread's teardown; the process must come through it
+    assert len(calls) == 2

@@ -865,6 +865,9 @@ static void oauth_cb(rd_kafka_t *rk, const char *config, void *opaque) {
     int was = on_librdkafka_thread;
     on_librdkafka_thread = 1;
     cfl_cb_enter(h, &g);
+    /* On librdkafka's thread no call holds the client: a callback that lets go of the last
+     * reference must not free it under this function (the last decref tears it down below). */
+    Py_INCREF(h);
     if (!CFL_LOAD_INT(&h->no_callbacks) && h->oauth_cb != NULL) {
         PyObject *res = PyObject_CallFunction(h->oauth_cb, "z", config);
         if (res == NULL || set_oauth_token(rk, res) < 0) {
@@ -897,6 +900,7 @@ static void oauth_cb(rd_kafka_t *rk, const char *config, void *opaque) {
         Py_XDECREF(res);
     }
     CFL_STORE_INT(&h->oauth_state, 2);
+    Py_DECREF(h);
     cfl_cb_leave(&g);
     on_librdkafka_thread = was;
 }
@@ -1136,7 +1140,9 @@ int cfl_handle_check_common(Handle *h) { return handle_check(h, 1); }
 
 #ifndef _WIN32
 static void *destroy_in_thread(void *rk) {
-    rd_kafka_destroy((rd_kafka_t *)rk);
+    /* As the other path below: the client may be freed already, so no callback (a consumer's
+     * close would call its rebalance callback) may run. */
+    rd_kafka_destroy_flags((rd_kafka_t *)rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
     return NULL;
 }
 #endif
@@ -1336,6 +1342,10 @@ PyObject *cfl_handle_wait_cluster_id(Handle *h, int timeout_ms) {
             break;
         if (PyErr_CheckSignals() < 0)
             return NULL;
+        if (cfl_handle_closing(h)) { /* close() on another thread waits for this call to leave */
+            PyErr_Format(PyExc_RuntimeError, "%s is being closed", kind_name(h));
+            return NULL;
+        }
     }
     if (id == NULL)
         return cfl_raise_fmt(h->st, RD_KAFKA_RESP_ERR__TIMED_OUT,

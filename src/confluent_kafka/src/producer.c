@@ -620,9 +620,13 @@ static PyObject *Producer_exit(Handle *self, PyObject *args) {
 /* ---- transactions ----------------------------------------------------------------------- */
 
 /* Run a blocking transactional call with the GIL released; delivery reports it serves (commit
- * flushes) reach their callbacks. */
-static PyObject *txn_result(Handle *self, CallState *cs, rd_kafka_error_t *error) {
+ * flushes) reach their callbacks. ends_transaction: a commit or abort, which on success leaves
+ * no transaction open. */
+static PyObject *txn_result(Handle *self, CallState *cs, rd_kafka_error_t *error, int ends_transaction) {
     cfl_call_acquire(cs);
+    /* With the GIL: a begin_transaction() on another thread meanwhile stores under it too. */
+    if (error == NULL && ends_transaction)
+        CFL_STORE_INT(&self->in_transaction, 0); /* committed or aborted */
     if (cfl_call_end(cs) < 0) {
         if (error != NULL)
             rd_kafka_error_destroy(error);
@@ -648,9 +652,7 @@ static PyObject *txn_with_timeout(Handle *self, PyObject *args, PyObject *kwargs
         return NULL;
     cfl_call_release(&cs);
     rd_kafka_error_t *error = fn(self->rk, timeout_ms);
-    if (error == NULL && fn != rd_kafka_init_transactions)
-        CFL_STORE_INT(&self->in_transaction, 0); /* committed or aborted */
-    return txn_result(self, &cs, error);
+    return txn_result(self, &cs, error, fn != rd_kafka_init_transactions);
 }
 
 static PyObject *Producer_init_transactions(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -708,7 +710,7 @@ static PyObject *Producer_send_offsets_to_transaction(Handle *self, PyObject *ar
         goto done;
     cfl_call_release(&cs);
     error = rd_kafka_send_offsets_to_transaction(self->rk, offsets, cgmd, timeout_ms);
-    result = txn_result(self, &cs, error);
+    result = txn_result(self, &cs, error, 0);
 done:
     if (offsets != NULL)
         rd_kafka_topic_partition_list_destroy(offsets);
