@@ -9,6 +9,7 @@ import asyncio
 import json
 import pathlib
 import random
+import time
 import uuid
 from collections import Counter, defaultdict
 from typing import Any, Dict, List
@@ -41,8 +42,10 @@ def _count_records(bootstrap: str, topic: str, want: int) -> int:
         consumer = AIOKafkaConsumer(topic, bootstrap_servers=bootstrap, auto_offset_reset="earliest")
         await consumer.start()
         n = 0
+        deadline = time.monotonic() + 60
         try:
             while n < want:
+                assert time.monotonic() < deadline, f"{n} of {want} records read in 60 s"
                 n += sum(len(v) for v in (await consumer.getmany(timeout_ms=1000)).values())
             n += sum(len(v) for v in (await consumer.getmany(timeout_ms=200)).values())
         finally:
@@ -103,7 +106,9 @@ def test_serialization_and_compression(kafka_bootstrap: str, unique_topic: str) 
         consumer = AIOKafkaConsumer(unique_topic, bootstrap_servers=kafka_bootstrap,
                                     value_deserializer=deserializer, auto_offset_reset="earliest")
         await consumer.start()
+        deadline = time.monotonic() + 60
         while len(out) < 2:  # the seed makes one getmany(timeout_ms=10000) call
+            assert time.monotonic() < deadline, f"read in 60 s: {out}"
             data = await consumer.getmany(timeout_ms=10000)
             for tp, messages in data.items():
                 for message in messages:
@@ -321,8 +326,10 @@ def test_local_state_consumer(kafka_bootstrap: str, unique_topic: str, tmp_path:
 
         save_task = asyncio.create_task(save_state_every_second(local_state))
         seen = 0
+        deadline = time.monotonic() + 60
         try:
             while seen < want:  # the seed loops forever
+                assert time.monotonic() < deadline, f"{seen} of {want} records read in 60 s"
                 try:
                     msg_set = await consumer.getmany(timeout_ms=1000)
                 except OffsetOutOfRangeError as err:
@@ -402,8 +409,10 @@ def test_transactional_consume_process_produce(kafka_bootstrap: str, unique_topi
         producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap, transactional_id=TRANSACTIONAL_ID)
         await producer.start()
         done = 0
+        deadline = time.monotonic() + 60
         try:
             while done < 6:  # the seed loops forever
+                assert time.monotonic() < deadline, f"{done} of 6 records processed in 60 s"
                 msg_batch = await consumer.getmany(timeout_ms=2000)
                 async with producer.transaction():
                     commit_offsets = {}
@@ -425,7 +434,9 @@ def test_transactional_consume_process_produce(kafka_bootstrap: str, unique_topi
                                     auto_offset_reset="earliest")
         await consumer.start()
         out: Counter = Counter()
+        deadline = time.monotonic() + 60
         while sum(out.values()) < 6:  # the counts of all six input records (3 keyless, 2 k1, 1 k2)
+            assert time.monotonic() < deadline, f"counts read in 60 s: {out}"
             for msgs in (await consumer.getmany(timeout_ms=2000)).values():
                 for m in msgs:
                     out[m.key] += int(m.value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import uuid
 from typing import Any, List, Optional, Tuple
@@ -152,3 +153,79 @@ def test_send_offsets_errors_surface_and_close_waits_for_a_cancelled_call(mock_c
             await p.send_offsets_to_transaction([TopicPartition("src", 0, 1)], metadata)
 
     run(main)
+
+
+class _Lines(logging.Handler):
+    """A logger for the client's ``logger`` setting that keeps the messages it gets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: List[str] = []
+        self.logger = logging.getLogger(f"txn-calls-{uuid.uuid4().hex}")
+        self.logger.setLevel(logging.DEBUG)
+        self.logger.propagate = False
+        self.logger.addHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+    def count(self, text: str) -> int:
+        return sum(text in line for line in self.lines)
+
+
+def test_commits_and_aborts_against_a_late_coordinator(mock_cluster: Any, read_back: Any) -> None:
+    """commit/abort answered late: each is one librdkafka call, and delivery reports reach the loop.
+
+    Sliced zero-timeout commits broke here: a resumed commit timed out in its first step, which
+    librdkafka does not resume, so the EndTxn answer that came next found no commit call and
+    was taken for an abort's (an assertion stopped the process), or a stale step result made
+    the commit fail with _STATE ("Operation not valid in state CommittingTransaction").
+    """
+    bootstrap = mock_cluster.bootstrap_servers
+    mock_cluster.create_topic("late", 1)
+    rounds = 3
+
+    async def main() -> Tuple[List[Any], List[Optional[int]]]:
+        loop_thread = threading.get_ident()
+        report_threads: List[int] = []
+        # A long linger keeps the messages queued until commit_transaction() flushes them (on the
+        # loop), and keeps the aborted one queued until the abort purges it (on the abort's
+        # thread, which hands its report to the loop).
+        # librdkafka's log of the transactional API calls shows how often each call was made.
+        calls = _Lines()
+        p = AIOProducer({"bootstrap.servers": bootstrap, "transactional.id": f"txn-{uuid.uuid4().hex}",
+                         "linger.ms": 2000, "debug": "eos", "logger": calls.logger})
+        await p.init_transactions(30)
+        _rtt(mock_cluster, 150)
+        try:
+            futures = []
+            for r in range(rounds):
+                await p.begin_transaction()
+                fut = await p.produce("late", b"c%d" % r, partition=0,
+                                      on_delivery=lambda err, msg: report_threads.append(threading.get_ident()))
+                assert not fut.done()
+                await p.commit_transaction(30)
+                assert fut.done()  # its report was served before the commit returned
+                futures.append(fut)
+            await p.begin_transaction()
+            aborted = await p.produce("late", b"aborted", partition=0,
+                                      on_delivery=lambda err, msg: report_threads.append(threading.get_ident()))
+            await p.abort_transaction(30)
+            with pytest.raises(KafkaException) as ei:
+                await aborted
+            codes: List[Optional[int]] = [ei.value.args[0].code()]
+        finally:
+            _rtt(mock_cluster, 0)
+            await p.close()
+        assert report_threads == [loop_thread] * (rounds + 1)
+        # Each commit and abort is one call to librdkafka: never resumed in slices.
+        assert calls.count("Transactional API called: commit_transaction") == rounds
+        assert calls.count("Transactional API called: abort_transaction") == 1
+        return [f.result() for f in futures], codes
+
+    delivered, codes = run(main)
+    assert [m.offset() for m in delivered] == sorted(m.offset() for m in delivered)
+    assert all(m.error() is None for m in delivered)
+    assert codes == [KafkaError._PURGE_QUEUE]
+    got = read_back("late", 0, rounds, **{"isolation.level": "read_committed"})
+    assert [m.value() for m in got][:rounds] == [b"c%d" % r for r in range(rounds)]

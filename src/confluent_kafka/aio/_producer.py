@@ -17,6 +17,7 @@ from ._wakeup import Wakeup
 
 _SERVE_ROUNDS = 64  # poll(0) calls per wake-up before yielding to other callbacks of the loop
 _TICK = 0.05        # fallback wake-up while flushing or waiting for room, in seconds
+_MIN_END_TXN = 1.0  # least time a commit is given for its EndTxn exchange after its flush, in seconds
 DEFAULT_LINGER_MS = 1  # AIOProducer's linger.ms unless configured (librdkafka's default is 5)
 _LINGER_KEYS = ("linger.ms", "queue.buffering.max.ms")
 
@@ -412,42 +413,71 @@ class AIOProducer:
         """
         _slices.check_timeout(timeout)
         self._enter()
-        p = self._p
         seconds = -1 if timeout is None else timeout
+        await self._aside(partial(self._p.send_offsets_to_transaction, positions, group_metadata, seconds),
+                          "confluent_kafka.aio send_offsets_to_transaction")
+
+    async def _aside(self, call: Callable[[], Any], name: str) -> Any:
+        """Run a blocking transactional call once, on a thread of its own (see _slices.on_own_thread);
+        close() waits for it to end."""
         finished = threading.Event()
 
-        def call() -> None:
+        def run() -> Any:
             try:
-                p.send_offsets_to_transaction(positions, group_metadata, seconds)
+                return call()
             finally:
                 finished.set()
 
         self._threads = [e for e in self._threads if not e.is_set()]
         self._threads.append(finished)
-        await _slices.on_own_thread(call, "confluent_kafka.aio send_offsets_to_transaction")
+        return await _slices.on_own_thread(run, name)
+
+    async def _end_transaction(self, commit: bool, timeout: Optional[float]) -> None:
+        _slices.check_timeout(timeout)
+        self._enter()
+        seconds = -1 if timeout is None else timeout
+        try:
+            await self._aside(partial(self._p._end_transaction, commit, seconds),
+                              "confluent_kafka.aio " + ("commit" if commit else "abort") + "_transaction")
+        finally:
+            self._serve()  # the delivery reports the call left for the loop
 
     async def commit_transaction(self, timeout: Optional[float] = None) -> None:
-        """Flush and commit the transaction; delivery futures resolve meanwhile.
+        """Flush and commit the transaction (the commit runs once, on a thread of its own; see
+        docs/asyncio.md).
+
+        The messages are flushed on the loop first, so their delivery reports are served there
+        in order and the futures have resolved by the time the commit starts.
 
         :param timeout: seconds to wait; None (the default) waits without limit.
-        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error, or with a
+            retriable ``_TIMED_OUT`` when the messages were not all delivered in time (the
+            transaction is still open then: commit again, or abort).
         :raises RuntimeError: when the producer is closed.
         """
-        self._enter()
-        await _slices.resumable(self._p.commit_transaction, timeout, self._nap)
+        _slices.check_timeout(timeout)
+        loop = self._enter()
+        deadline = None if timeout is None or timeout < 0 else loop.time() + timeout
+        left = await self.flush(timeout)
+        if left:
+            raise KafkaException(KafkaError(
+                KafkaError._TIMED_OUT, f"Failed to flush all outstanding messages within the API timeout: "
+                f"{left} message(s) remaining", retriable=True))
+        # What is left of the timeout, but never so little that the EndTxn exchange cannot fit.
+        rest = None if deadline is None else max(_MIN_END_TXN, deadline - loop.time())
+        await self._end_transaction(True, rest)
         self._in_txn = False
 
     async def abort_transaction(self, timeout: Optional[float] = None) -> None:
-        """Purge and abort the transaction; pending delivery futures fail.
+        """Purge and abort the transaction (once, on a thread of its own); pending delivery
+        futures fail, on the loop.
 
         :param timeout: seconds to wait; None (the default) waits without limit.
         :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
         :raises RuntimeError: when the producer is closed.
         """
-        self._enter()
-        await _slices.resumable(self._p.abort_transaction, timeout, self._nap)
+        await self._end_transaction(False, timeout)
         self._in_txn = False
-        self._serve()
 
     # ---- misc ------------------------------------------------------------------------------
 

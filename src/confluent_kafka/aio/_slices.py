@@ -1,10 +1,14 @@
 """Blocking librdkafka calls run from the event loop: in short slices where librdkafka allows it.
 
-* Resumable calls (``init_transactions``, ``commit_transaction``, ``abort_transaction``):
-  librdkafka keeps the operation going in the background when a call times out with a
-  retriable ``_TIMED_OUT`` error, and the next call of the same method resumes it; the
-  protocol requests are not bounded by the call's timeout. They run with a zero timeout, and
-  the loop sleeps between slices.
+* ``init_transactions`` is resumable: librdkafka keeps the operation going in the background
+  when a call times out with a retriable ``_TIMED_OUT`` error, and the next call resumes it;
+  the protocol requests are not bounded by the call's timeout. It runs with a zero timeout,
+  and the loop sleeps between slices.
+* ``commit_transaction`` and ``abort_transaction`` are documented as resumable, but resuming
+  them is unsafe: their first step is not resumable, so a call that times out there resets the
+  API state while that step still runs, and the broker's answer to an EndTxn sent meanwhile is
+  then taken for an abort's (librdkafka asserts on the state change and aborts the process).
+  They run once, with the caller's whole timeout, on a thread of their own, as below.
 * ``send_offsets_to_transaction`` is retriable but not resumable. Its timeout bounds the whole
   AddOffsetsToTxn + TxnOffsetCommit exchange, so a zero timeout fails every attempt (and a
   TxnOffsetCommit that runs out of time makes the transaction abortable), while the call waits

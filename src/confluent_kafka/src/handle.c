@@ -544,6 +544,24 @@ int cfl_call_begin(Handle *h, CallState *cs) {
     return 0;
 }
 
+void cfl_call_begin_aside(Handle *h, CallState *cs) {
+    memset(cs, 0, sizeof(*cs));
+    cs->h = h;
+    cs->aside = 1;
+    cs->prev = current_call;
+    current_call = cs;
+    CFL_ADD_INT(&h->active, 1);
+}
+
+/* An aside call's reports go to the backlog, for the serving thread to deliver. GIL held. */
+static void hand_aside(CallState *cs) {
+    if (cs->drs.head == cs->drs.len)
+        return;
+    backlog_push(cs->h, &cs->drs);
+    cs->drs.head = cs->drs.len = 0;
+    cfl_io_wake(cs->h);
+}
+
 void cfl_call_release(CallState *cs) { cs->ts = PyEval_SaveThread(); }
 
 void cfl_call_acquire(CallState *cs) {
@@ -553,7 +571,9 @@ void cfl_call_acquire(CallState *cs) {
 
 int cfl_call_end(CallState *cs) {
     Handle *h = cs->h;
-    if (cs->exc == NULL && drq_drain(h, &cs->drs, &cs->served) < 0)
+    if (cs->aside)
+        hand_aside(cs);
+    else if (cs->exc == NULL && drq_drain(h, &cs->drs, &cs->served) < 0)
         cs->exc = CFL_FETCH_EXC();
     /* Reports not handed over (a callback raised) wait for the next call. */
     if (cs->drs.head < cs->drs.len)
@@ -639,7 +659,9 @@ void cfl_cb_enter(Handle *h, CbGil *g) {
         g->reacquired = 1;
     }
     /* Earlier delivery reports go first, to keep events in order. */
-    if (g->cs->exc == NULL && drq_drain(h, &g->cs->drs, &g->cs->served) < 0) {
+    if (g->cs->aside)
+        hand_aside(g->cs);
+    else if (g->cs->exc == NULL && drq_drain(h, &g->cs->drs, &g->cs->served) < 0) {
         g->cs->exc = CFL_FETCH_EXC();
         yield_if_safe(h->rk);
     }
@@ -716,7 +738,9 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
             cfl_call_acquire(cs);
             g.reacquired = 1;
         }
-        if (drq_drain(h, &cs->drs, &cs->served) < 0)
+        if (cs->aside)
+            hand_aside(cs);
+        else if (drq_drain(h, &cs->drs, &cs->served) < 0)
             cfl_cb_failed(rk, &g, NULL);
         cfl_cb_leave(&g);
         return;

@@ -130,12 +130,17 @@ typedef struct CallState {
     PyObject *exc;     /* the first exception a callback raised */
     DrQueue drs;       /* delivery reports captured during this call */
     Py_ssize_t served; /* callbacks run */
+    int aside;         /* a call on a thread that does not serve the client (cfl_call_begin_aside) */
     struct CallState *prev;
 } CallState;
 
 /* Start/finish a call that may run callbacks. begin drains the backlog first and returns -1 if
  * that raised. end takes the GIL, hands over captured reports and returns -1 if a callback raised. */
 int cfl_call_begin(Handle *h, CallState *cs);
+/* A call made beside the thread that serves the client (the asyncio layer's loop): the delivery
+ * reports librdkafka hands it are not delivered on this thread but left in the backlog, and the
+ * wake-up pipe tells the serving thread to poll for them. Never fails. */
+void cfl_call_begin_aside(Handle *h, CallState *cs);
 void cfl_call_release(CallState *cs); /* release the GIL inside a call */
 void cfl_call_acquire(CallState *cs); /* take it back */
 int cfl_call_end(CallState *cs);
@@ -315,6 +320,7 @@ PyObject *cfl_aio_results_guarded(PyObject *self, PyObject *unused);
  * `inherited`: a copy made by fork(), whose queues must not be touched. */
 rd_kafka_queue_t *cfl_aio_queue(Handle *h); /* the private result queue, made on first use */
 int cfl_io_watch(Handle *h, rd_kafka_queue_t *q); /* make q wake the pipe; -1 with an exception */
+void cfl_io_wake(Handle *h); /* wake the pipe's reader, if there is a pipe */
 void cfl_io_event_teardown(Handle *h, int inherited);
 
 /* io_event.c: the asyncio entry points every client type lists in its method table. */

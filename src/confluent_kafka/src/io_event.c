@@ -66,6 +66,12 @@ int cfl_io_watch(Handle *h, rd_kafka_queue_t *q) {
     return rc;
 }
 
+void cfl_io_wake(Handle *h) {
+    /* A full pipe (EAGAIN) already holds a pending wake-up, which is all this asks for. */
+    if (h->io_on)
+        (void)!write(h->io_fd[1], "1", 1);
+}
+
 PyObject *cfl_io_event_fd(Handle *h, PyObject *unused) {
     if (cfl_handle_check(h) < 0)
         return NULL;
@@ -135,6 +141,8 @@ PyObject *cfl_io_event_fd(Handle *h, PyObject *unused) {
     PyErr_SetString(PyExc_NotImplementedError, "confluent_kafka.aio is not available on Windows");
     return NULL;
 }
+
+void cfl_io_wake(Handle *h) {}
 
 rd_kafka_queue_t *cfl_aio_queue(Handle *h) {
     PyErr_SetString(PyExc_NotImplementedError, "confluent_kafka.aio is not available on Windows");

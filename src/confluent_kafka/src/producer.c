@@ -667,6 +667,28 @@ static PyObject *Producer_abort_transaction(Handle *self, PyObject *args, PyObje
     return txn_with_timeout(self, args, kwargs, "|O:abort_transaction", rd_kafka_abort_transaction);
 }
 
+/* _end_transaction(commit, timeout): commit_transaction() (commit true) or abort_transaction(),
+ * called from a thread beside the one that serves the client (the asyncio layer's loop): the
+ * delivery reports the commit's flush serves are left for that thread, and one call does the
+ * whole exchange, since a sliced one is not safe (librdkafka resets a commit whose first step
+ * timed out while that step still runs, and then takes the commit's answer for an abort's). */
+static PyObject *Producer_end_transaction(Handle *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"commit", "timeout", NULL};
+    int commit;
+    PyObject *t = NULL;
+    int timeout_ms;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "p|O:_end_transaction", kwlist, &commit, &t) ||
+        cfl_timeout_ms(t, &timeout_ms) < 0 ||
+        cfl_handle_check(self) < 0)
+        return NULL;
+    CallState cs;
+    cfl_call_begin_aside(self, &cs);
+    cfl_call_release(&cs);
+    rd_kafka_error_t *error = commit ? rd_kafka_commit_transaction(self->rk, timeout_ms)
+                                     : rd_kafka_abort_transaction(self->rk, timeout_ms);
+    return txn_result(self, &cs, error, 1);
+}
+
 static PyObject *Producer_begin_transaction(Handle *self, PyObject *unused) {
     if (cfl_handle_check(self) < 0)
         return NULL;
@@ -747,6 +769,7 @@ CFL_GUARD_O(Producer_begin_transaction)
 CFL_GUARD_KW(Producer_send_offsets_to_transaction)
 CFL_GUARD_KW(Producer_commit_transaction)
 CFL_GUARD_KW(Producer_abort_transaction)
+CFL_GUARD_KW(Producer_end_transaction)
 CFL_GUARD_LEN(Producer_len)
 
 static PyMethodDef Producer_methods[] = {
@@ -852,6 +875,10 @@ static PyMethodDef Producer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
      ":raises RuntimeError: when the client is closed.\n"},
+    {"_end_transaction", (PyCFunction)(void (*)(void))Producer_end_transaction_guarded, METH_VARARGS | METH_KEYWORDS,
+     "_end_transaction($self, /, commit, timeout=-1)\n--\n\ncommit_transaction() (commit true) or abort_transaction() "
+     "from a thread beside the one that polls this producer: the delivery reports it serves are left for that "
+     "thread's next poll, and the wake-up pipe tells it to poll (confluent_kafka.aio)."},
     CFL_IO_EVENT_METHODS,
     CFL_HANDLE_METHODS,
     {NULL},
