@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 import signal
 import socket
 import subprocess
@@ -136,6 +137,7 @@ class TansuBroker:
                "--advertised-listener-url", url, "--storage-engine", self.storage]
         if self.authentication:
             cmd.append("--authentication")
+        cmd = _dies_with_starter(cmd)
         # tansu also reads its options from these variables; never let the caller's leak in.
         env = {k: v for k, v in os.environ.items()
                if k not in ("LISTENER_URL", "ADVERTISED_LISTENER_URL", "STORAGE_ENGINE")}
@@ -182,6 +184,15 @@ class TansuBroker:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _dies_with_starter(cmd: list) -> list:
+    """``cmd`` run so that the broker is stopped (SIGTERM) when the thread that started it ends,
+    e.g. when a test worker crashes before its fixtures could stop it (Linux: setpriv's
+    parent-death signal; elsewhere the command as is). Start brokers from a thread that outlives
+    them, as the fixtures and benchmarks do."""
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    return [setpriv, "--pdeathsig", "TERM", "--", *cmd] if setpriv else cmd
 
 
 def _terminate(proc: subprocess.Popen) -> None:
