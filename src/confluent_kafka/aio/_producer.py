@@ -433,8 +433,7 @@ class AIOProducer:
         return await _slices.on_own_thread(run, name)
 
     async def _end_transaction(self, commit: bool, timeout: Optional[float]) -> None:
-        _slices.check_timeout(timeout)
-        self._enter()
+        """The commit or abort itself (arguments checked by the caller)."""
         seconds = -1 if timeout is None else timeout
         try:
             await self._aside(partial(self._p._end_transaction, commit, seconds),
@@ -476,6 +475,8 @@ class AIOProducer:
         :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
         :raises RuntimeError: when the producer is closed.
         """
+        _slices.check_timeout(timeout)
+        self._enter()
         await self._end_transaction(False, timeout)
         self._in_txn = False
 

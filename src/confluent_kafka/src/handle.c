@@ -553,13 +553,17 @@ void cfl_call_begin_aside(Handle *h, CallState *cs) {
     CFL_ADD_INT(&h->active, 1);
 }
 
-/* An aside call's reports go to the backlog, for the serving thread to deliver. GIL held. */
-static void hand_aside(CallState *cs) {
-    if (cs->drs.head == cs->drs.len)
-        return;
-    backlog_push(cs->h, &cs->drs);
-    cs->drs.head = cs->drs.len = 0;
-    cfl_io_wake(cs->h);
+/* Hand over the reports a call captured: delivered here, or, for an aside call, left in the
+ * backlog for the serving thread, which the pipe wakes. -1 if a callback raised. GIL held. */
+static int call_drain(CallState *cs) {
+    if (!cs->aside)
+        return drq_drain(cs->h, &cs->drs, &cs->served);
+    if (cs->drs.head < cs->drs.len) {
+        backlog_push(cs->h, &cs->drs);
+        cs->drs.head = cs->drs.len = 0;
+        cfl_io_wake(cs->h);
+    }
+    return 0;
 }
 
 void cfl_call_release(CallState *cs) { cs->ts = PyEval_SaveThread(); }
@@ -571,9 +575,7 @@ void cfl_call_acquire(CallState *cs) {
 
 int cfl_call_end(CallState *cs) {
     Handle *h = cs->h;
-    if (cs->aside)
-        hand_aside(cs);
-    else if (cs->exc == NULL && drq_drain(h, &cs->drs, &cs->served) < 0)
+    if (cs->exc == NULL && call_drain(cs) < 0)
         cs->exc = CFL_FETCH_EXC();
     /* Reports not handed over (a callback raised) wait for the next call. */
     if (cs->drs.head < cs->drs.len)
@@ -659,9 +661,7 @@ void cfl_cb_enter(Handle *h, CbGil *g) {
         g->reacquired = 1;
     }
     /* Earlier delivery reports go first, to keep events in order. */
-    if (g->cs->aside)
-        hand_aside(g->cs);
-    else if (g->cs->exc == NULL && drq_drain(h, &g->cs->drs, &g->cs->served) < 0) {
+    if (g->cs->exc == NULL && call_drain(g->cs) < 0) {
         g->cs->exc = CFL_FETCH_EXC();
         yield_if_safe(h->rk);
     }
@@ -738,9 +738,7 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
             cfl_call_acquire(cs);
             g.reacquired = 1;
         }
-        if (cs->aside)
-            hand_aside(cs);
-        else if (drq_drain(h, &cs->drs, &cs->served) < 0)
+        if (call_drain(cs) < 0)
             cfl_cb_failed(rk, &g, NULL);
         cfl_cb_leave(&g);
         return;
