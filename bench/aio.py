@@ -6,7 +6,8 @@ Each run is a process of its own (bench/aio_worker.py) with N values of SIZE byt
   aio produce, awaited in batches   produce() futures gathered BATCH (1000) at a time
   aio produce, produce_batch()      ours only: the batch form, one await and one future per BATCH
   aio produce, fire-and-forget      futures dropped (ours: enqueue(), which makes none), one flush
-  (note) asyncio floor              the 'awaited' shape with no Kafka behind it: its ceiling; and
+  (note) asyncio floor              the 'awaited' shape with no Kafka behind it: its ceiling for
+                                    futures settled one set_result() at a time; and
                                     the done-callback shape of the produce rows, the same way
   aio consume, batches of 1000      partition 0 of a filled topic from its beginning, consume()
                                     (aiokafka: getmany()), timed from the first arrival
@@ -122,7 +123,9 @@ def run(session: common.Session) -> None:
         ceiling = common.median_run(floors)
         session.note(f"{awaited}: asyncio alone (a coroutine, a future, gather and set_result per "
                      f"message, no Kafka) runs that shape at {ceiling['msgs_per_s']:,.0f} msgs/s "
-                     f"({ceiling['cpu_seconds']:.2f} CPU s) here: the ceiling of every client in that row")
+                     f"({ceiling['cpu_seconds']:.2f} CPU s) here: the ceiling of a client whose futures "
+                     f"give each done-callback a loop handle of its own, as set_result() does (the "
+                     f"aiokafka facade runs those of one drain of delivery reports as one loop callback)")
     # The same for the done-callback shape of the produce rows (bench/peer_worker.py --callback).
     floors = [worker("ours", ["--client", "ours", "--topic", "-", "-n", n, "--mode", "floor-callback"])
               for _ in range(max(3, session.args.repeat))]

@@ -11,7 +11,9 @@ Each run is a process of its own on a fresh topic of a fresh broker, N values of
                                the round trip a request/response program pays per message
                                (kafka-python: send().get(); aiokafka: send_and_wait())
 
-and flush() at the end (bench/producer_worker.py; the peers: bench/peer_worker.py). The native
+and flush() at the end (bench/producer_worker.py; the peers: bench/peer_worker.py). Beside the
+acked row, a note gives the broker's own round trip with no client (bench/round_trip_floor.py):
+the ceiling of that row. The native
 rows do the same in C with rd_kafka_produce() and rd_kafka_poll(0) (bench/native/rdkbench.c),
 with a delivery report callback or none. The batch rows compare with the upstream and native
 rows of "produce, no callback": upstream's produce() loop and librdkafka's own loop. A warm-up
@@ -57,11 +59,36 @@ def run(session: common.Session) -> None:
                 if not session.runs_peer(client, rep):
                     continue
                 session.record(workload, client, rep, run_one(session, client, api, callback))
+    acked_floor(session)
     session.note("produce: produce() + poll(0) per message, then flush(); fresh topic per run (native: "
                  "rd_kafka_produce + rd_kafka_poll(0); kafka-python/aiokafka: send() per message, "
                  "acks=all, linger 5 ms). produce_batch rows: ratios to the upstream and native rows of "
                  "'produce, no callback'. 'one at a time, acked': each message's delivery awaited "
                  "before the next, linger 0 for every client (its msgs/s is 1 / round trip).")
+
+
+def acked_floor(session: common.Session) -> None:
+    """The broker's own round trip, no client (bench/round_trip_floor.py, median of 3 runs on fresh
+    brokers), beside the clients of 'produce, one at a time, acked': the ceiling of that row."""
+    workload = session.workload(WORKLOADS[-1][0], min(session.n, ACKED_N))
+    n = min(session.n, ACKED_N)
+    floors = []
+    for _ in range(3):
+        session.fresh_broker()
+        r = session.worker_or_note("aiokafka", "round_trip_floor.py",
+                                   ["--topic", common.fresh_topic(), "-n", n, "--size", session.size],
+                                   f"round trip floor ({n:,} x {session.size:,} B)")
+        if r is not None:
+            floors.append(r)
+    if not floors:
+        return
+    floor = common.median_run(floors)
+    clients = {c: common.median_run(rs)["msgs_per_s"] for c, rs in session.runs.get(workload, {}).items()}
+    shares = ", ".join(f"{c} {rate / floor['msgs_per_s']:.0%}" for c, rate in clients.items())
+    session.note(f"{workload}: the broker's own round trip (one-record ProduceRequests, acks=all, on a "
+                 f"plain socket, each answer read before the next; no client library) runs at "
+                 f"{floor['msgs_per_s']:,.0f} msgs/s ({1e3 / floor['msgs_per_s']:.3f} ms) here: the "
+                 f"ceiling of every client in that row. Share of it reached: {shares}")
 
 
 if __name__ == "__main__":

@@ -85,18 +85,23 @@ def test_producer_start_fails_without_broker() -> None:
 
 
 def test_transactions_commit_and_abort(kafka_bootstrap: str, unique_topic: str) -> None:
+    """A long linger keeps each record queued until its transaction ends: a commit sends it, an
+    abort purges it. (A record already written when its transaction aborts would stay visible:
+    tansu's read_committed does not filter aborted data, see shared/reference/test-brokers.md.)"""
     async def main() -> List[bytes]:
-        async with AIOKafkaProducer(bootstrap_servers=kafka_bootstrap,
+        async with AIOKafkaProducer(bootstrap_servers=kafka_bootstrap, linger_ms=2000,
                                     transactional_id="txn-" + unique_topic) as producer:
             async with producer.transaction():
                 await producer.send(unique_topic, b"kept", partition=0)
             with pytest.raises(RuntimeError, match="boom"):
                 async with producer.transaction():
-                    await producer.send(unique_topic, b"aborted", partition=0)
+                    aborted = await producer.send(unique_topic, b"aborted", partition=0)
                     raise RuntimeError("boom")
             await producer.begin_transaction()
-            await producer.send(unique_topic, b"aborted too", partition=0)
+            aborted_too = await producer.send(unique_topic, b"aborted too", partition=0)
             await producer.abort_transaction()
+            assert aborted.done() and aborted_too.done()
+            assert aborted.exception() is not None and aborted_too.exception() is not None
             await producer.begin_transaction()
             await producer.send(unique_topic, b"kept too", partition=0)
             await producer.commit_transaction()

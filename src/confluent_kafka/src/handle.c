@@ -9,6 +9,7 @@
 
 #include "conf.h"
 #include "consumer.h"
+#include "done_batch.h"
 #include "error.h"
 #include "message.h"
 #include "record_future.h"
@@ -208,6 +209,7 @@ typedef struct {
     PyObject *ts;
     PyTypeObject *fut_type;
     PyObject *set_result; /* fut_type's method descriptor, or NULL: call through the instance */
+    CflDoneBatch done;    /* the settled futures' done-callbacks, scheduled together */
 } DrMemo;
 
 static void dr_memo_clear(DrMemo *m) {
@@ -218,6 +220,13 @@ static void dr_memo_clear(DrMemo *m) {
     Py_CLEAR(m->ts);
     Py_CLEAR(m->fut_type);
     Py_CLEAR(m->set_result);
+    cfl_done_batch_clear(&m->done);
+}
+
+/* Schedule the done-callbacks collected so far, before a report that does not add to them: they
+ * run in the order the reports came. 0, or -1 with an exception. */
+static int dr_memo_flush(cfl_state *st, DrMemo *m) {
+    return m != NULL ? cfl_done_batch_flush(st, &m->done) : 0;
 }
 
 /* fut.set_result(value). For a future of an immutable type (asyncio's own Future) whose
@@ -312,8 +321,28 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e, DrMemo
      * without walking the items, once per report). */
     if (rm_type->tp_dictoffset == 0 && PyUnicode_CheckExact(ref->topic) && !PyObject_GC_IsTracked(tp))
         PyObject_GC_UnTrack(rm);
+    /* With a spec[5], the future's done-callbacks are taken out of it first, to run with the
+     * drain's others in one loop callback (done_batch.c). */
+    PyObject *taken = NULL;
+    int took = memo != NULL && PyTuple_GET_SIZE(ref->callback) > 5
+                   ? cfl_done_batch_take(st, &memo->done, PyTuple_GET_ITEM(ref->callback, 5),
+                                         PyTuple_GET_ITEM(ref->callback, 3), ref->opaque, &taken)
+                   : 0;
+    if (took < 0 || (took == 0 && dr_memo_flush(st, memo) < 0)) {
+        Py_DECREF(rm);
+        return -1;
+    }
     PyObject *res = dr_set_result(st, memo, ref->opaque, rm);
     Py_DECREF(rm);
+    if (took) {
+        PyObject *exc = CFL_FETCH_EXC(); /* set_result()'s, if it raised */
+        if (cfl_done_batch_add(&memo->done, ref->opaque, taken) < 0) {
+            Py_XDECREF(exc);
+            Py_XDECREF(res);
+            return -1;
+        }
+        CFL_RESTORE_EXC(exc);
+    }
     if (res == NULL) {
         /* A future cancelled by its awaiter, or a closed loop: the report is dropped. */
         if (PyErr_ExceptionMatches(PyTuple_GET_ITEM(ref->callback, 3))) {
@@ -331,14 +360,21 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e, DrMemo *memo) 
     MsgRef *ref = e->ref;
     int rc = 0;
     int no_callbacks = CFL_LOAD_INT(&h->no_callbacks);
-    if (ref->resolve && !no_callbacks) {
-        if (e->err == RD_KAFKA_RESP_ERR_NO_ERROR && e->copy == NULL) {
-            rc = ref->resolve == CFL_RESOLVE_RECORD_FUTURE
-                     ? cfl_record_future_delivered(ref->opaque, ref->callback, ref->topic, e)
-                     : dr_resolve(st, ref, e, memo);
-            dr_release(e);
-            return rc;
-        }
+    if (ref->resolve == CFL_RESOLVE_ASYNCIO && !no_callbacks && e->err == RD_KAFKA_RESP_ERR_NO_ERROR &&
+        e->copy == NULL) {
+        rc = dr_resolve(st, ref, e, memo);
+        dr_release(e);
+        return rc;
+    }
+    if (dr_memo_flush(st, memo) < 0) {
+        dr_release(e);
+        return -1;
+    }
+    if (ref->resolve == CFL_RESOLVE_RECORD_FUTURE && !no_callbacks && e->err == RD_KAFKA_RESP_ERR_NO_ERROR &&
+        e->copy == NULL) {
+        rc = cfl_record_future_delivered(ref->opaque, ref->callback, ref->topic, e);
+        dr_release(e);
+        return rc;
     }
     /* An awaited report (opaque set) always resolves, even with delivery.report.only.error. */
     if (!no_callbacks && !(h->dr_only_error && e->err == RD_KAFKA_RESP_ERR_NO_ERROR && ref->opaque == NULL)) {
@@ -400,6 +436,15 @@ static int drq_drain(Handle *h, DrQueue *q, Py_ssize_t *served) {
         (*served)++;
         if ((rc = dr_deliver(h, st, &e, &memo)) < 0)
             break;
+    }
+    if (rc == 0)
+        rc = dr_memo_flush(st, &memo);
+    else if (memo.done.items != NULL) {
+        /* The callbacks of the futures settled before the one that failed still run. */
+        PyObject *exc = CFL_FETCH_EXC();
+        if (dr_memo_flush(st, &memo) < 0)
+            PyErr_WriteUnraisable(memo.done.loop);
+        CFL_RESTORE_EXC(exc);
     }
     dr_memo_clear(&memo);
     /* Handed over (their callbacks have run): a flush() need no longer wait for them. */

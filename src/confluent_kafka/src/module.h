@@ -23,6 +23,7 @@
     X(topic) X(value) X(key) X(partition) X(on_delivery) X(callback) X(timestamp)    \
     X(headers) X(timeout) X(num_messages) X(messages) X(keys) X(timestamps) X(values)  \
     X(set_result) /* a method name: _produce_future()'s reports call fut.set_result() */ \
+    X(_callbacks) X(remove_done_callback) X(get_loop) X(get_debug) X(call_soon) /* done_batch.c */ \
     X(f)          /* add_callback(f=...) */
 
 enum cfl_kw {

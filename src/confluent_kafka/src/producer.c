@@ -2,6 +2,7 @@
 #include "producer.h"
 
 #include "conf.h"
+#include "done_batch.h"
 #include "error.h"
 #include "message.h"
 #include "record_future.h"
@@ -281,14 +282,17 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
 static int check_future_spec(Handle *h, PyObject *spec) {
     if (spec == CFL_LOAD_PTR(&h->future_spec))
         return 0; /* checked before, and a tuple cannot change */
-    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 4 || PyTuple_GET_SIZE(spec) > 5 ||
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 4 || PyTuple_GET_SIZE(spec) > 6 ||
         !PyType_Check(PyTuple_GET_ITEM(spec, 0)) || !PyType_Check(PyTuple_GET_ITEM(spec, 1)) ||
         !PyCallable_Check(PyTuple_GET_ITEM(spec, 2)) || !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 3)) ||
-        (PyTuple_GET_SIZE(spec) == 5 && !PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4)))) {
+        (PyTuple_GET_SIZE(spec) >= 5 && !PyDict_CheckExact(PyTuple_GET_ITEM(spec, 4)))) {
         PyErr_SetString(PyExc_TypeError, "spec must be (RecordMetadata class, TopicPartition class, fallback "
-                                         "callable, tuple of exceptions to ignore[, dict caching TopicPartitions])");
+                                         "callable, tuple of exceptions to ignore[, dict caching TopicPartitions"
+                                         "[, (future class, done-callback runner)]])");
         return -1;
     }
+    if (PyTuple_GET_SIZE(spec) == 6 && cfl_done_batch_check(PyTuple_GET_ITEM(spec, 5)) < 0)
+        return -1;
     PyObject *ignored = PyTuple_GET_ITEM(spec, 3);
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ignored); i++)
         if (!PyExceptionClass_Check(PyTuple_GET_ITEM(ignored, i))) {
@@ -313,7 +317,9 @@ static int check_future_spec(Handle *h, PyObject *spec) {
  * log-append time else 0, None) (aiokafka's RecordMetadata; both named tuples), through
  * future.set_result() (an exception of the tuple spec[3] from it is dropped); a failed one calls
  * spec[2](future, err, msg). An optional spec[4], a dict, caches the spec[1] values (topic ->
- * {partition: value}) so that reports share them. The aiokafka facade's send(). */
+ * {partition: value}) so that reports share them. An optional spec[5], (future class, runner),
+ * has the done-callbacks of the futures of that exact class that one drain settles run together
+ * by runner(loop, [callback, context, future, ...]) (done_batch.c). The aiokafka facade's send(). */
 static PyObject *Producer_produce_future(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 3 || nargs > 8) {
         PyErr_Format(PyExc_TypeError, "_produce_future() takes 3 to 8 positional arguments (%zd given)", nargs);

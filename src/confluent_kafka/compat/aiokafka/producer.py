@@ -18,6 +18,7 @@ from threading import get_ident as _thread_ident
 from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from confluent_kafka.aio import AIOProducer
+from confluent_kafka.aio._done_callbacks import run_done_callbacks
 from confluent_kafka.cimpl import Consumer as _Consumer
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 from confluent_kafka.cimpl import KafkaException
@@ -73,7 +74,10 @@ def _settle(fut: "asyncio.Future[RecordMetadata]", err: Optional[_RdKafkaError],
 # The TopicPartitions are shared through the cache (topic -> {partition: TopicPartition}), as
 # _settle()'s are: one fewer object per delivered message for the garbage collector to count.
 _TP_CACHE: Dict[str, Dict[int, TopicPartition]] = {}
-_SPEC = (RecordMetadata, TopicPartition, _settle, (asyncio.InvalidStateError, RuntimeError), _TP_CACHE)
+# The done-callbacks of the asyncio futures one drain settles run as one loop callback, not a
+# handle each (confluent_kafka/aio/_done_callbacks.py).
+_SPEC = (RecordMetadata, TopicPartition, _settle, (asyncio.InvalidStateError, RuntimeError), _TP_CACHE,
+         (_Future, run_done_callbacks))
 
 # send() serves the delivery reports that are ready, and lets the loop run once, every this many
 # messages (as aiokafka's send() waits whenever a batch is full): a loop that sends without ever
