@@ -558,9 +558,15 @@ class Producer:
     def _produce_with(self, opaque: Any, callback: Callable[..., Any], topic: str, value: Any = None,
                       key: Any = None, partition: Optional[int] = None, timestamp: Optional[int] = None,
                       headers: Any = None, /) -> None: ...
+    def _produce_awaited(self, future: Any,
+                         spec: Tuple[Callable[..., Any], Tuple[type, ...], Tuple[type, Callable[..., Any]]],
+                         topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
+                         timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
     def _produce_future(self, future: Any,
                         spec: Union[Tuple[type, type, Callable[..., Any], Tuple[type, ...]],
-                                    Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]]],
+                                    Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any]],
+                                    Tuple[type, type, Callable[..., Any], Tuple[type, ...], Dict[Any, Any],
+                                          Tuple[type, Callable[..., Any]]]],
                         topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                         timestamp: Optional[int] = None, headers: Any = None, /) -> None: ...
     def _send_future(self, args: Tuple[type, Dict[str, Any], Tuple[Any, ...], int], topic: str, value: Any,

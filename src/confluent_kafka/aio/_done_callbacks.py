@@ -39,6 +39,6 @@ def _report(loop: asyncio.AbstractEventLoop, callback: Callable[..., Any], conte
     """Hand a callback's exception to the loop's handler as asyncio's Handle would."""
     handle = asyncio.Handle(callback, (fut,), loop, context=context)
     # _repr_info() is [class name, the callback's source]: the text asyncio's own message uses.
-    source = handle._repr_info()[-1]
+    source = handle._repr_info()[-1]  # type: ignore[attr-defined]
     loop.call_exception_handler({"message": f"Exception in callback {source}", "exception": exc,
                                  "handle": handle})

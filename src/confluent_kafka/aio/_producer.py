@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional
 from ..cimpl import KafkaError, KafkaException, Message, Producer
 from . import _slices
 from ._callbacks import Tasks
+from ._done_callbacks import run_done_callbacks
 from ._wakeup import Wakeup
 
 _SERVE_ROUNDS = 64  # poll(0) calls per wake-up before yielding to other callbacks of the loop
@@ -33,6 +34,13 @@ def _settle(fut: "asyncio.Future[Message]", err: Optional[KafkaError], msg: Mess
             fut.set_exception(KafkaException(err))
     except RuntimeError:
         pass  # the future's event loop was closed meanwhile
+
+
+# _produce_awaited()'s spec: a successful delivery sets the future's result to the Message in C,
+# its done-callbacks run with the drain's others as one loop callback (_done_callbacks.py); a
+# failed one goes to _settle(); these exceptions of set_result() (a cancelled future, a closed
+# loop) are dropped.
+_AWAITED = (_settle, (asyncio.InvalidStateError, RuntimeError), (asyncio.Future, run_done_callbacks))
 
 
 def _settle_and_call(user_cb: Callable[[Optional[KafkaError], Message], Any],
@@ -208,10 +216,13 @@ class AIOProducer:
         loop = self._enter_fast()
         fut: "asyncio.Future[Message]" = loop.create_future()
         user_cb = on_delivery if on_delivery is not None else callback
-        settle = _settle if user_cb is None else partial(_settle_and_call, self._tasks.wrap(user_cb))
+        settle = None if user_cb is None else partial(_settle_and_call, self._tasks.wrap(user_cb))
         while True:
             try:
-                self._p._produce_with(fut, settle, topic, value, key, partition, timestamp, headers)
+                if settle is None:
+                    self._p._produce_awaited(fut, _AWAITED, topic, value, key, partition, timestamp, headers)
+                else:
+                    self._p._produce_with(fut, settle, topic, value, key, partition, timestamp, headers)
                 return fut
             except BufferError:
                 await self._make_room()

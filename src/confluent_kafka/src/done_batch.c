@@ -11,10 +11,10 @@
  * A loop in debug mode keeps one handle per callback, for its slow-callback warnings. */
 #include "done_batch.h"
 
-int cfl_done_batch_check(PyObject *item) {
+int cfl_done_batch_check(PyObject *item, const char *what) {
     if (!PyTuple_CheckExact(item) || PyTuple_GET_SIZE(item) != 2 || !PyType_Check(PyTuple_GET_ITEM(item, 0)) ||
         !PyCallable_Check(PyTuple_GET_ITEM(item, 1))) {
-        PyErr_SetString(PyExc_TypeError, "spec[5] must be (future class, runner callable)");
+        PyErr_Format(PyExc_TypeError, "%s must be (future class, runner callable)", what);
         return -1;
     }
     return 0;

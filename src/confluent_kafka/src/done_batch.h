@@ -15,10 +15,10 @@ typedef struct {
     PyObject *ignored; /* exception classes whose call_soon() failure drops the items */
 } CflDoneBatch;
 
-/* The optional spec[5] of _produce_future(): (future class, runner), or -1 with TypeError. */
-int cfl_done_batch_check(PyObject *spec_item);
+/* A spec's batching item, (future class, runner): 0, or -1 with TypeError naming `what`. */
+int cfl_done_batch_check(PyObject *spec_item, const char *what);
 
-/* Before `fut` is settled: when it is exactly the future class of `batching` (spec[5]) and has
+/* Before `fut` is settled: when it is exactly the future class of `batching` and has
  * done-callbacks, and its loop is not in debug mode, take them out of it (remove_done_callback())
  * into *taken, a list of (callback, context) pairs, and return 1 (only callbacks whose equality
  * runs no code of the program are taken: functions, builtins and methods of functions); the caller then settles the

@@ -255,6 +255,39 @@ static PyObject *dr_set_result(cfl_state *st, DrMemo *memo, PyObject *fut, PyObj
     return PyObject_CallMethodOneArg(fut, st->kw[CFL_KW_set_result], value);
 }
 
+/* fut.set_result(value) for a successful report, an exception of the tuple `ignored` from it dropped
+ * (a future cancelled by its awaiter, or a closed loop). With `batching` (a spec's (future class,
+ * runner), or NULL) the future's done-callbacks are taken out of it first, to run with the
+ * drain's others in one loop callback (done_batch.c). 0, or -1 with an exception. GIL held. */
+static int dr_settle(cfl_state *st, DrMemo *memo, PyObject *batching, PyObject *ignored, PyObject *fut,
+                     PyObject *value) {
+    PyObject *taken = NULL;
+    int took = memo != NULL && batching != NULL
+                   ? cfl_done_batch_take(st, &memo->done, batching, ignored, fut, &taken)
+                   : 0;
+    if (took < 0 || (took == 0 && dr_memo_flush(st, memo) < 0))
+        return -1;
+    PyObject *res = dr_set_result(st, memo, fut, value);
+    if (took) {
+        PyObject *exc = CFL_FETCH_EXC(); /* set_result()'s, if it raised */
+        if (cfl_done_batch_add(&memo->done, fut, taken) < 0) {
+            Py_XDECREF(exc);
+            Py_XDECREF(res);
+            return -1;
+        }
+        CFL_RESTORE_EXC(exc);
+    }
+    if (res == NULL) {
+        if (PyErr_ExceptionMatches(ignored)) {
+            PyErr_Clear();
+            return 0;
+        }
+        return -1;
+    }
+    Py_DECREF(res);
+    return 0;
+}
+
 /* A successful report of _produce_future(): future.set_result(RecordMetadata(...)) built here,
  * without a Message. 0, or -1 with an exception set. GIL held. */
 static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e, DrMemo *memo) {
@@ -321,38 +354,10 @@ static int dr_resolve(cfl_state *st, const MsgRef *ref, const DrEntry *e, DrMemo
      * without walking the items, once per report). */
     if (rm_type->tp_dictoffset == 0 && PyUnicode_CheckExact(ref->topic) && !PyObject_GC_IsTracked(tp))
         PyObject_GC_UnTrack(rm);
-    /* With a spec[5], the future's done-callbacks are taken out of it first, to run with the
-     * drain's others in one loop callback (done_batch.c). */
-    PyObject *taken = NULL;
-    int took = memo != NULL && PyTuple_GET_SIZE(ref->callback) > 5
-                   ? cfl_done_batch_take(st, &memo->done, PyTuple_GET_ITEM(ref->callback, 5),
-                                         PyTuple_GET_ITEM(ref->callback, 3), ref->opaque, &taken)
-                   : 0;
-    if (took < 0 || (took == 0 && dr_memo_flush(st, memo) < 0)) {
-        Py_DECREF(rm);
-        return -1;
-    }
-    PyObject *res = dr_set_result(st, memo, ref->opaque, rm);
+    int rc = dr_settle(st, memo, PyTuple_GET_SIZE(ref->callback) > 5 ? PyTuple_GET_ITEM(ref->callback, 5) : NULL,
+                       PyTuple_GET_ITEM(ref->callback, 3), ref->opaque, rm);
     Py_DECREF(rm);
-    if (took) {
-        PyObject *exc = CFL_FETCH_EXC(); /* set_result()'s, if it raised */
-        if (cfl_done_batch_add(&memo->done, ref->opaque, taken) < 0) {
-            Py_XDECREF(exc);
-            Py_XDECREF(res);
-            return -1;
-        }
-        CFL_RESTORE_EXC(exc);
-    }
-    if (res == NULL) {
-        /* A future cancelled by its awaiter, or a closed loop: the report is dropped. */
-        if (PyErr_ExceptionMatches(PyTuple_GET_ITEM(ref->callback, 3))) {
-            PyErr_Clear();
-            return 0;
-        }
-        return -1;
-    }
-    Py_DECREF(res);
-    return 0;
+    return rc;
 }
 
 /* Hand one report to its callback and release the message's references. GIL held. */
@@ -366,7 +371,8 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e, DrMemo *memo) 
         dr_release(e);
         return rc;
     }
-    if (dr_memo_flush(st, memo) < 0) {
+    int settle = ref->resolve == CFL_RESOLVE_MESSAGE && e->err == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (!settle && dr_memo_flush(st, memo) < 0) {
         dr_release(e);
         return -1;
     }
@@ -401,16 +407,25 @@ static int dr_deliver(Handle *h, cfl_state *st, const DrEntry *e, DrMemo *memo) 
             m->tstype = e->tstype;
             m->latency_us = e->latency_us;
             m->leader_epoch = e->leader_epoch;
-            /* Vectorcall: no argument tuple per report (one more slot in front, as
-             * PY_VECTORCALL_ARGUMENTS_OFFSET allows). */
-            PyObject *argv[4] = {NULL, ref->opaque, err, (PyObject *)m};
-            PyObject *callback = ref->resolve ? PyTuple_GET_ITEM(ref->callback, 2) : ref->callback;
-            PyObject *res = PyErr_Occurred() ? NULL /* a copy's bytes could not be made */
-                            : ref->opaque != NULL
-                                ? PyObject_Vectorcall(callback, argv + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)
-                                : PyObject_Vectorcall(callback, argv + 2, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-            rc = res != NULL ? 0 : -1;
-            Py_XDECREF(res);
+            if (PyErr_Occurred()) {
+                rc = -1; /* a copy's bytes could not be made */
+            } else if (settle) {
+                rc = dr_settle(st, memo, PyTuple_GET_ITEM(ref->callback, 2), PyTuple_GET_ITEM(ref->callback, 1),
+                               ref->opaque, (PyObject *)m);
+            } else {
+                /* Vectorcall: no argument tuple per report (one more slot in front, as
+                 * PY_VECTORCALL_ARGUMENTS_OFFSET allows). */
+                PyObject *argv[4] = {NULL, ref->opaque, err, (PyObject *)m};
+                PyObject *callback = ref->resolve == CFL_RESOLVE_MESSAGE ? PyTuple_GET_ITEM(ref->callback, 0)
+                                     : ref->resolve                      ? PyTuple_GET_ITEM(ref->callback, 2)
+                                                                         : ref->callback;
+                PyObject *res =
+                    ref->opaque != NULL
+                        ? PyObject_Vectorcall(callback, argv + 1, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)
+                        : PyObject_Vectorcall(callback, argv + 2, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                rc = res != NULL ? 0 : -1;
+                Py_XDECREF(res);
+            }
             Py_DECREF(m);
         } else {
             rc = -1;
@@ -760,7 +775,8 @@ static void dr_msg_cb(rd_kafka_t *rk, const rd_kafka_message_t *rkm, void *opaqu
         .leader_epoch = -1,
         .latency_us = -1,
     };
-    if (!ref->resolve || rkm->err) { /* a future resolved in C has no Message to show them */
+    /* A future resolved in C with a RecordMetadata has no Message to show them. */
+    if (!ref->resolve || ref->resolve == CFL_RESOLVE_MESSAGE || rkm->err) {
         e.leader_epoch = rd_kafka_message_leader_epoch(rkm);
         e.latency_us = rd_kafka_message_latency(rkm);
     }

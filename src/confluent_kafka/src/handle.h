@@ -32,13 +32,15 @@ typedef struct {
                           while the produce_batch() that made it runs); a failed one's value and
                           key are copied from librdkafka's report (DrCopy) */
     char resolve;      /* a CFL_RESOLVE_* mode: callback is a spec (RecordMetadata, TopicPartition,
-                          fallback, ...); a success settles opaque (a future) in C, a failure calls
-                          fallback(opaque, err, msg) */
+                          fallback, ...; or fallback, ... for CFL_RESOLVE_MESSAGE); a success
+                          settles opaque (a future) in C, a failure calls fallback(opaque, err, msg) */
 } MsgRef;
 
 enum {
     CFL_RESOLVE_ASYNCIO = 1,       /* _produce_future(): opaque is an asyncio future */
     CFL_RESOLVE_RECORD_FUTURE = 2, /* _produce_record(): opaque is a _RecordFuture (record_future.c) */
+    CFL_RESOLVE_MESSAGE = 3,       /* _produce_awaited(): opaque is an asyncio future, set to the Message;
+                                      callback is (fallback, ignored exceptions, batching) */
 };
 
 /* A failed message's bytes for a shared MsgRef's report, copied without the GIL. */

@@ -278,6 +278,49 @@ static PyObject *Producer_produce_with(Handle *self, PyObject *const *args, Py_s
     Py_RETURN_NONE;
 }
 
+/* A spec's tuple of exceptions to ignore: 0, or -1 with TypeError naming `what`. */
+static int check_exception_classes(PyObject *ignored, const char *what) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ignored); i++)
+        if (!PyExceptionClass_Check(PyTuple_GET_ITEM(ignored, i))) {
+            PyErr_Format(PyExc_TypeError, "%s must hold exception classes", what);
+            return -1;
+        }
+    return 0;
+}
+
+/* _produce_awaited(future, spec, topic, value=None, key=None, partition=None, timestamp=None,
+ * headers=None), all positional, spec being (fallback, exceptions to ignore, (future class,
+ * runner)): produce() whose successful delivery sets future's result to the Message in C, its
+ * done-callbacks run with the drain's others by one loop callback (done_batch.c), an exception
+ * of spec[1] from set_result() dropped; a failed one calls fallback(future, err, msg). The
+ * asyncio layer's produce(). */
+static PyObject *Producer_produce_awaited(Handle *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 3 || nargs > 8) {
+        PyErr_Format(PyExc_TypeError, "_produce_awaited() takes 3 to 8 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (cfl_handle_check(self) < 0)
+        return NULL;
+    PyObject *spec = args[1];
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 3 || !PyCallable_Check(PyTuple_GET_ITEM(spec, 0)) ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 1))) {
+        PyErr_SetString(PyExc_TypeError, "spec must be (fallback callable, tuple of exceptions to ignore, "
+                                         "(future class, done-callback runner))");
+        return NULL;
+    }
+    if (check_exception_classes(PyTuple_GET_ITEM(spec, 1), "spec[1]") < 0 ||
+        cfl_done_batch_check(PyTuple_GET_ITEM(spec, 2), "spec[2]") < 0)
+        return NULL;
+    ProduceArgs pa = positional_produce_args(args, nargs, 2);
+    pa.opaque = args[0];
+    pa.callback = spec;
+    pa.resolve = CFL_RESOLVE_MESSAGE;
+    rd_kafka_resp_err_t err;
+    if (cfl_produce_one(self, self->st, &pa, &err) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* A _produce_future() spec (see below): 0, or -1 with TypeError. */
 static int check_future_spec(Handle *h, PyObject *spec) {
     if (spec == CFL_LOAD_PTR(&h->future_spec))
@@ -291,14 +334,10 @@ static int check_future_spec(Handle *h, PyObject *spec) {
                                          "[, (future class, done-callback runner)]])");
         return -1;
     }
-    if (PyTuple_GET_SIZE(spec) == 6 && cfl_done_batch_check(PyTuple_GET_ITEM(spec, 5)) < 0)
+    if (PyTuple_GET_SIZE(spec) == 6 && cfl_done_batch_check(PyTuple_GET_ITEM(spec, 5), "spec[5]") < 0)
         return -1;
-    PyObject *ignored = PyTuple_GET_ITEM(spec, 3);
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ignored); i++)
-        if (!PyExceptionClass_Check(PyTuple_GET_ITEM(ignored, i))) {
-            PyErr_SetString(PyExc_TypeError, "spec[3] must hold exception classes");
-            return -1;
-        }
+    if (check_exception_classes(PyTuple_GET_ITEM(spec, 3), "spec[3]") < 0)
+        return -1;
     for (int i = 0; i < 2; i++) {
         PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(spec, i);
         if (!PyType_IsSubtype(t, &PyTuple_Type) || t->tp_itemsize != sizeof(PyObject *)) {
@@ -764,6 +803,7 @@ static int Producer_init(Handle *self, PyObject *args, PyObject *kwargs) {
 CFL_GUARD_FAST(Producer_produce)
 CFL_GUARD_FAST(cfl_producer_produce_batch)
 CFL_GUARD_FASTPOS(Producer_produce_with)
+CFL_GUARD_FASTPOS(Producer_produce_awaited)
 CFL_GUARD_FASTPOS(Producer_produce_future)
 CFL_GUARD_FASTPOS(Producer_send_future)
 CFL_GUARD_FASTPOS(Producer_produce_record)
@@ -818,6 +858,8 @@ static PyMethodDef Producer_methods[] = {
      ":raises RuntimeError: when the client is closed.\n"},
     {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with_guarded, METH_FASTCALL,
      "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
+    {"_produce_awaited", (PyCFunction)(void (*)(void))Producer_produce_awaited_guarded, METH_FASTCALL,
+     "_produce_awaited($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose successful delivery sets future's result to the Message in C, spec being (fallback, exceptions to ignore, (future class, runner)) (asyncio layer)."},
     {"_produce_future", (PyCFunction)(void (*)(void))Producer_produce_future_guarded, METH_FASTCALL,
      "_produce_future($self, future, spec, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery resolves future with a RecordMetadata built in C (aiokafka facade)."},
     {"_send_future", (PyCFunction)(void (*)(void))Producer_send_future_guarded, METH_FASTCALL,
