@@ -28,7 +28,7 @@ NOWHERE = "127.0.0.1:1"
 
 # Run by the interpreter that has the real aiokafka: what a user of it sees.
 _DUMP = r'''
-import inspect, json, aiokafka, aiokafka.structs, aiokafka.errors, aiokafka.abc
+import inspect, json, aiokafka, aiokafka.structs, aiokafka.errors, aiokafka.abc, aiokafka.util
 def sig(f):
     ps = []
     for p in inspect.signature(f).parameters.values():
@@ -37,6 +37,8 @@ def sig(f):
                    (repr(d) if isinstance(d, (int, str, float, bool, type(None))) else "<object>")])
     return ps
 out = {"all": sorted(aiokafka.__all__), "structs": sorted(aiokafka.structs.__all__),
+       "util": {n: repr(getattr(aiokafka.util, n)) for n in aiokafka.util.__all__ if n.isupper()},
+       "util_sigs": {n: sig(getattr(aiokafka.util, n)) for n in aiokafka.util.__all__ if not n.isupper()},
        "errors": sorted(aiokafka.errors.__all__), "classes": {}, "fields": {}, "errnos": {}}
 for cls in (aiokafka.AIOKafkaProducer, aiokafka.AIOKafkaConsumer):
     methods = {n: [sig(m), inspect.iscoroutinefunction(m)] for n, m in vars(cls).items()
@@ -74,6 +76,35 @@ def test_names_match_aiokafka(real: Dict[str, Any]) -> None:
     assert sorted(structs.__all__) == real["structs"]
     assert sorted(errors.__all__) == real["errors"]
     assert facade.__version__ == "0.14.0"
+
+
+def test_util_matches_aiokafka(real: Dict[str, Any]) -> None:
+    from confluent_kafka.compat.aiokafka import util
+
+    assert sorted(util.__all__) == sorted(list(real["util"]) + list(real["util_sigs"]))
+    assert {n: repr(getattr(util, n)) for n in real["util"]} == real["util"]
+    assert {n: _sig(getattr(util, n)) for n in real["util_sigs"]} == real["util_sigs"]
+    with pytest.raises(RuntimeError, match="within an async function"):
+        util.create_future()
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        fut = util.create_future()
+        assert isinstance(fut, asyncio.Future) and fut.get_loop() is loop
+        assert util.create_future(loop).get_loop() is loop
+
+        async def answer() -> int:
+            return 42
+
+        task = util.create_task(answer())
+        assert isinstance(task, asyncio.Task) and await task == 42
+
+    asyncio.run(main())
+    other = asyncio.new_event_loop()
+    try:
+        assert util.create_future(other).get_loop() is other  # a loop given needs none running
+    finally:
+        other.close()
 
 
 @pytest.mark.parametrize("cls", [AIOKafkaProducer, AIOKafkaConsumer])
