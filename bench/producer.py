@@ -11,13 +11,13 @@ Each run is a process of its own on a fresh topic of a fresh broker, N values of
                                the round trip a request/response program pays per message
                                (kafka-python: send().get(); aiokafka: send_and_wait())
 
-and flush() at the end (bench/producer_worker.py; the peers: bench/peer_worker.py). Beside the
-acked row, a note gives the broker's own round trip with no client (bench/round_trip_floor.py):
-the ceiling of that row. The native
+and flush() at the end (bench/producer_worker.py; the peers: bench/peer_worker.py). The native
 rows do the same in C with rd_kafka_produce() and rd_kafka_poll(0) (bench/native/rdkbench.c),
 with a delivery report callback or none. The batch rows compare with the upstream and native
 rows of "produce, no callback": upstream's produce() loop and librdkafka's own loop. A warm-up
-message is delivered before the clock starts; its time is the startup column.
+message is delivered before the clock starts; its time is the startup column. Beside the acked
+row, a note gives the broker's own round trip with no client (bench/round_trip_floor.py): the
+ceiling of that row.
 
     .venv/bin/python bench/producer.py [--quick] [-n N] [--sizes 100,10240] [--repeat R]
     (`make bench` runs this together with bench/consumer.py: bench/run.py)
@@ -70,8 +70,8 @@ def run(session: common.Session) -> None:
 def acked_floor(session: common.Session) -> None:
     """The broker's own round trip, no client (bench/round_trip_floor.py, median of 3 runs on fresh
     brokers), beside the clients of 'produce, one at a time, acked': the ceiling of that row."""
-    workload = session.workload(WORKLOADS[-1][0], min(session.n, ACKED_N))
     n = min(session.n, ACKED_N)
+    workload = session.workload(WORKLOADS[-1][0], n)
     floors = []
     for _ in range(3):
         session.fresh_broker()

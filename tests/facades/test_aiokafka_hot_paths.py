@@ -12,7 +12,7 @@ import pytest
 
 from confluent_kafka import Producer
 from confluent_kafka.compat.aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition, errors
-from confluent_kafka.compat.aiokafka.producer import _SERVE_EVERY
+from confluent_kafka.compat.aiokafka.producer.producer import _SERVE_EVERY
 from confluent_kafka.compat.aiokafka.structs import ConsumerRecord, RecordMetadata
 
 pytestmark = pytest.mark.mock

@@ -60,5 +60,5 @@ def test_unmodified_aiokafka_program_runs_on_the_facade(kafka_bootstrap: str, un
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.splitlines() == [
         "consumed: True 0 0 None b'Super message'",
-        "confluent_kafka.compat.aiokafka.producer True 0",
+        "confluent_kafka.compat.aiokafka.producer.producer True 0",
     ]

@@ -37,6 +37,7 @@ def sig(f):
                    (repr(d) if isinstance(d, (int, str, float, bool, type(None))) else "<object>")])
     return ps
 out = {"all": sorted(aiokafka.__all__), "structs": sorted(aiokafka.structs.__all__),
+       "modules": {c.__name__: c.__module__ for c in (aiokafka.AIOKafkaProducer, aiokafka.AIOKafkaConsumer)},
        "util": {n: repr(getattr(aiokafka.util, n)) for n in aiokafka.util.__all__ if n.isupper()},
        "util_sigs": {n: sig(getattr(aiokafka.util, n)) for n in aiokafka.util.__all__ if not n.isupper()},
        "errors": sorted(aiokafka.errors.__all__), "classes": {}, "fields": {}, "errnos": {}}
@@ -76,6 +77,20 @@ def test_names_match_aiokafka(real: Dict[str, Any]) -> None:
     assert sorted(structs.__all__) == real["structs"]
     assert sorted(errors.__all__) == real["errors"]
     assert facade.__version__ == "0.14.0"
+
+
+def test_clients_live_in_aiokafkas_modules(real: Dict[str, Any]) -> None:
+    """``from aiokafka.producer.producer import AIOKafkaProducer`` (type hints do this) finds the
+    facade's class where aiokafka defines its own."""
+    import importlib
+
+    for name, module in real["modules"].items():
+        assert module in ("aiokafka.producer.producer", "aiokafka.consumer.consumer")
+        ours = importlib.import_module("confluent_kafka.compat." + module)
+        assert getattr(ours, name) is getattr(facade, name)
+        assert getattr(facade, name).__module__ == "confluent_kafka.compat." + module
+        package = importlib.import_module("confluent_kafka.compat." + module.rsplit(".", 1)[0])
+        assert package.__all__ == [name] and getattr(package, name) is getattr(facade, name)
 
 
 def test_util_matches_aiokafka(real: Dict[str, Any]) -> None:
@@ -439,7 +454,7 @@ def test_batch_builder_fills_up_to_max_batch_size() -> None:
     asyncio.run(main())
 
 
-@pytest.mark.parametrize("cls", [AIOKafkaProducer, AIOKafkaConsumer, facade.producer.BatchBuilder])
+@pytest.mark.parametrize("cls", [AIOKafkaProducer, AIOKafkaConsumer, facade.producer.producer.BatchBuilder])
 def test_public_methods_document_fields(cls: type) -> None:
     """Sphinx field form: a :param: per parameter and a :returns: unless the method returns None."""
     checked = 0
@@ -460,7 +475,7 @@ def test_public_methods_document_fields(cls: type) -> None:
 
 def test_delivery_report_settles_the_send_future() -> None:
     from confluent_kafka import KafkaError, Message
-    from confluent_kafka.compat.aiokafka.producer import _settle
+    from confluent_kafka.compat.aiokafka.producer.producer import _settle
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

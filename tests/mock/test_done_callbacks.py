@@ -17,7 +17,7 @@ from confluent_kafka import Producer
 from confluent_kafka.aio import AIOProducer
 from confluent_kafka.aio._done_callbacks import run_done_callbacks
 from confluent_kafka.compat.aiokafka import AIOKafkaProducer
-from confluent_kafka.compat.aiokafka.producer import _SPEC
+from confluent_kafka.compat.aiokafka.producer.producer import _SPEC
 
 pytestmark = pytest.mark.mock
 

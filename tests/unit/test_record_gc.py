@@ -17,7 +17,7 @@ import pytest
 
 from confluent_kafka import TIMESTAMP_CREATE_TIME, Message
 from confluent_kafka.cimpl import _records, _SlotField
-from confluent_kafka.compat.aiokafka.consumer import _LAYOUT, _NAMES
+from confluent_kafka.compat.aiokafka.consumer.consumer import _LAYOUT, _NAMES
 from confluent_kafka.compat.aiokafka.structs import ConsumerRecord
 
 

@@ -196,7 +196,7 @@ def test_slot_path_only_for_the_class_own_slots() -> None:
 
 
 def test_aiokafka_record_made_in_c_equals_one_made_in_python() -> None:
-    from confluent_kafka.compat.aiokafka.consumer import _LAYOUT, _NAMES
+    from confluent_kafka.compat.aiokafka.consumer.consumer import _LAYOUT, _NAMES
     from confluent_kafka.compat.aiokafka.structs import ConsumerRecord
 
     m = _msg(headers=[("a", b"b")])

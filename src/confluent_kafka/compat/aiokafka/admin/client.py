@@ -21,7 +21,7 @@ from confluent_kafka.compat._native_admin import item_code
 from .. import _options
 from ..errors import (IllegalStateError, IncompatibleBrokerVersion, KafkaConfigurationError, KafkaConnectionError,
                       KafkaError, for_code)
-from ..producer import _sasl_prune, _security_conf
+from ..producer.producer import _sasl_prune, _security_conf
 from ..structs import OffsetAndMetadata, TopicPartition
 from . import _configs, _groups, _native
 from ._responses import (AlterConfigsResponse_v1, CreatePartitionsResponse_v1, CreateTopicsResponse_v3,

@@ -1,4 +1,4 @@
-"""``aiokafka.producer`` of the aiokafka facade: ``AIOKafkaProducer`` over :class:`confluent_kafka.aio.AIOProducer`.
+"""``aiokafka.producer.producer`` of the aiokafka facade: ``AIOKafkaProducer`` over :class:`confluent_kafka.aio.AIOProducer`.
 
 No thread pool: messages go straight to librdkafka, and delivery reports resolve the futures
 ``send()`` returned from the event loop (see docs/asyncio.md for how the loop is woken).
@@ -24,12 +24,12 @@ from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
 
-from . import _options
-from .errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
+from .. import _options
+from ..errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
                      MessageSizeTooLargeError, ProducerClosed, from_librdkafka)
-from .helpers import FacadeSSLContext
-from .partitioner import DefaultPartitioner, runs_in_librdkafka
-from .structs import OffsetAndMetadata, RecordMetadata, TopicPartition
+from ..helpers import FacadeSSLContext
+from ..partitioner import DefaultPartitioner, runs_in_librdkafka
+from ..structs import OffsetAndMetadata, RecordMetadata, TopicPartition
 
 __all__ = ["AIOKafkaProducer"]
 

@@ -1,4 +1,4 @@
-"""``aiokafka.consumer`` of the aiokafka facade: ``AIOKafkaConsumer`` over :class:`confluent_kafka.aio.AIOConsumer`.
+"""``aiokafka.consumer.consumer`` of the aiokafka facade: ``AIOKafkaConsumer`` over :class:`confluent_kafka.aio.AIOConsumer`.
 
 librdkafka fetches in its own threads and wakes the event loop through a descriptor; getone(),
 getmany() and ``async for`` take what is there without blocking the loop (no thread pool).
@@ -21,13 +21,13 @@ from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
 from confluent_kafka.cimpl import _record, _records
 
-from . import _options
-from .abc import ConsumerRebalanceListener
-from .coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
-from .errors import (CommitFailedError, ConsumerStoppedError, IllegalOperation, IllegalStateError,
+from .. import _options
+from ..abc import ConsumerRebalanceListener
+from ..coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
+from ..errors import (CommitFailedError, ConsumerStoppedError, IllegalOperation, IllegalStateError,
                      KafkaConfigurationError, KafkaConnectionError, OffsetOutOfRangeError, from_librdkafka)
-from .producer import _GROUP_CONSUMERS, _offsets_list, _sasl_prune, _security_conf
-from .structs import ConsumerRecord, OffsetAndTimestamp, TopicPartition
+from ..producer.producer import _GROUP_CONSUMERS, _offsets_list, _sasl_prune, _security_conf
+from ..structs import ConsumerRecord, OffsetAndTimestamp, TopicPartition
 
 __all__ = ["AIOKafkaConsumer"]
 
