@@ -16,12 +16,13 @@ Sizes are small enough for the normal suite (a few seconds on two busy cores).""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import threading
 import time
 from collections import Counter
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 
@@ -71,6 +72,37 @@ def run_threads(targets: List[Callable[[], None]]) -> List[BaseException]:
 def closed_error(exc: BaseException) -> bool:
     """The exception a call racing close() may raise."""
     return isinstance(exc, RuntimeError) and "close" in str(exc)
+
+
+def until_closed(step: Callable[[], None]) -> None:
+    """Call step() until the client is closed under it; any other exception propagates."""
+    while True:
+        try:
+            step()
+        except RuntimeError as exc:
+            if closed_error(exc):
+                return
+            raise
+
+
+@contextlib.contextmanager
+def polling(p: Producer, threads: int, timeout: float) -> Iterator[None]:
+    """``threads`` threads calling p.poll(timeout) until the block ends."""
+    stop = threading.Event()
+
+    def poller() -> None:
+        while not stop.is_set():
+            p.poll(timeout)
+
+    pollers = [threading.Thread(target=poller) for _ in range(threads)]
+    for t in pollers:
+        t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for t in pollers:
+            t.join(10)
 
 
 def test_shared_producer_and_consumers_lose_and_duplicate_nothing(mock_cluster: MockCluster,
@@ -188,33 +220,28 @@ def test_producer_close_racing_produce_poll_flush_and_close(mock_cluster: MockCl
     start = threading.Barrier(7)
     delay = random.Random(round_).uniform(0.0, 0.2)
 
+    def produce_one() -> None:
+        try:
+            p.produce(unique_topic, b"v", key=b"k")
+            with lock:
+                produced[0] += 1
+            p.poll(0)
+        except BufferError:
+            time.sleep(0.001)
+
+    def serve() -> None:
+        p.poll(0.05)
+        p.flush(0.01)
+        len(p)
+        p.list_topics(unique_topic, timeout=1)
+
     def producer() -> None:
         start.wait(10)
-        while True:
-            try:
-                p.produce(unique_topic, b"v", key=b"k")
-                with lock:
-                    produced[0] += 1
-                p.poll(0)
-            except BufferError:
-                time.sleep(0.001)
-            except RuntimeError as exc:
-                if closed_error(exc):
-                    return
-                raise
+        until_closed(produce_one)
 
     def poller() -> None:
         start.wait(10)
-        while True:
-            try:
-                p.poll(0.05)
-                p.flush(0.01)
-                len(p)
-                p.list_topics(unique_topic, timeout=1)
-            except RuntimeError as exc:
-                if closed_error(exc):
-                    return
-                raise
+        until_closed(serve)
 
     def closer() -> None:
         start.wait(10)
@@ -247,23 +274,21 @@ def test_consumer_close_racing_poll_consume_and_close(mock_cluster: MockCluster,
     start = threading.Barrier(6)
     delay = random.Random(round_).uniform(0.0, 0.3)
 
+    def read() -> None:
+        try:
+            got = c.consume(20, 0.05)
+            m = c.poll(0.05)
+            if m is not None:
+                got.append(m)
+            with lock:
+                seen.extend(x.value() for x in got if x.error() is None)  # type: ignore[misc]
+            c.position(c.assignment())
+        except KafkaException:
+            pass
+
     def reader() -> None:
         start.wait(10)
-        while True:
-            try:
-                got = c.consume(20, 0.05)
-                m = c.poll(0.05)
-                if m is not None:
-                    got.append(m)
-                with lock:
-                    seen.extend(x.value() for x in got if x.error() is None)  # type: ignore[misc]
-                c.position(c.assignment())
-            except KafkaException:
-                pass
-            except RuntimeError as exc:
-                if closed_error(exc):
-                    return
-                raise
+        until_closed(read)
 
     def closer() -> None:
         start.wait(10)
@@ -332,21 +357,8 @@ def test_reports_keep_order_per_key_with_many_polling_threads(mock_cluster: Mock
     try:
         for i in range(5000):
             p.produce(unique_topic, str(i).encode())
-        stop = threading.Event()
-
-        def poller() -> None:
-            while not stop.is_set():
-                p.poll(0.01)
-
-        threads = [threading.Thread(target=poller) for _ in range(4)]
-        for t in threads:
-            t.start()
-        try:
+        with polling(p, 4, 0.01):
             assert p.flush(30) == 0
-        finally:
-            stop.set()
-            for t in threads:
-                t.join(10)
     finally:
         p.close(10)
     everything = sorted(v for vals in served.values() for v in vals)
@@ -379,28 +391,18 @@ def test_error_only_batches_while_other_threads_serve_their_reports(mock_cluster
                   "batch.num.messages": 50, "delivery.report.only.error": True,
                   "on_delivery": on_delivery})
     batches, rows = 20, 2000
-    stop = threading.Event()
 
     def sender(tag: int) -> None:
         for b in range(batches):
             values = [b"%d-%d-%d" % (tag, b, i) for i in range(rows)]
             assert p.produce_batch(unique_topic, values=values, partition=[i % 2 for i in range(rows)]) == rows
 
-    def poller() -> None:
-        while not stop.is_set():
-            p.poll(0.001)
-
-    pollers = [threading.Thread(target=poller) for _ in range(2)]
-    for t in pollers:
-        t.start()
     try:
-        failures = run_threads([functools.partial(sender, tag) for tag in range(2)])
-        assert not failures, failures
-        assert p.flush(30) == 0
+        with polling(p, 2, 0.001):
+            failures = run_threads([functools.partial(sender, tag) for tag in range(2)])
+            assert not failures, failures
+            assert p.flush(30) == 0
     finally:
-        stop.set()
-        for t in pollers:
-            t.join(10)
         p.close(10)
     assert 0 < len(failed) <= 5 * 50  # five failed requests of at most 50 rows each
     sent = {b"%d-%d-%d" % (tag, b, i) for tag in range(2) for b in range(batches) for i in range(rows)}
