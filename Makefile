@@ -27,6 +27,8 @@ COMPAT_STAMP := $(COMPAT_VENV)/.deps-stamp
 # directory of its own next to the virtualenv's packages (tests/programs adds it to PYTHONPATH).
 PROGRAMS_STAMP := $(VENV)/programs/.programs-stamp
 COMPAT_PROGRAMS_STAMP := $(COMPAT_VENV)/programs/.programs-stamp
+# FastStream's aiokafka broker on the real aiokafka (tests/programs/test_faststream.py).
+BENCH_PROGRAMS_STAMP := $(BENCH_VENV)/programs/.programs-stamp
 PROGRAMS_INPUTS := scripts/install-programs.sh tests/programs/requirements.txt tests/programs/quixstreams.txt
 UPSTREAM_VERSION := 2.16.1
 PYTEST_ARGS ?=
@@ -69,7 +71,7 @@ demo: build
 
 # The whole suite is bounded: a hang is interrupted (SIGINT, so fixtures still stop the broker)
 # after TEST_TIMEOUT seconds, and tracebacks of any test running over 5 minutes are dumped.
-test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_STAMP)
+test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_STAMP) $(BENCH_PROGRAMS_STAMP)
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 -n $(TEST_WORKERS) \
 	    tests $(PYTEST_ARGS)
@@ -88,14 +90,17 @@ $(COMPAT_STAMP): Makefile
 	    'confluent-kafka[avro,json,protobuf,schemaregistry,rules]==$(UPSTREAM_VERSION)' \
 	    && touch $@ || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2
 
-# quixstreams and its pinned dependencies for both interpreters, with --no-deps for quixstreams
-# itself (it pins confluent-kafka<2.13). When they cannot be installed, the stamps are not made
-# and tests/programs skips, saying so.
-programs: $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP)
+# quixstreams, FastStream and their pinned dependencies for the three interpreters (ours,
+# upstream's, the real aiokafka's), with --no-deps for quixstreams itself (it pins
+# confluent-kafka<2.13). When they cannot be installed, the stamps are not made and
+# tests/programs skips, saying so.
+programs: $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_PROGRAMS_STAMP)
 $(PROGRAMS_STAMP): $(DEPS_STAMP) $(PROGRAMS_INPUTS)
 	@scripts/install-programs.sh $(PY) $(VENV)/programs
 $(COMPAT_PROGRAMS_STAMP): $(COMPAT_STAMP) $(PROGRAMS_INPUTS)
 	@scripts/install-programs.sh $(COMPAT_VENV)/bin/python $(COMPAT_VENV)/programs
+$(BENCH_PROGRAMS_STAMP): $(BENCH_STAMP) $(PROGRAMS_INPUTS)
+	@scripts/install-programs.sh $(BENCH_VENV)/bin/python $(BENCH_VENV)/programs
 
 # The same build the tests run: any Sphinx warning is an error.
 docs: build

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Install the programs that the programs tier (tests/programs) runs unchanged on this package
-# (quixstreams, with its dependencies pinned) into a directory of their own for one interpreter.
+# (quixstreams and FastStream, with their dependencies pinned) into a directory of their own for
+# one interpreter.
 #
 # Usage: scripts/install-programs.sh PYTHON DIR
 #
-# PYTHON is a virtualenv's interpreter: .venv's (this package) or .compat-venv's (upstream
-# 2.16.1). DIR (e.g. .venv/programs) receives quixstreams and every one of its dependencies
+# PYTHON is a virtualenv's interpreter: .venv's (this package), .compat-venv's (upstream 2.16.1)
+# or .bench-venv's (the real aiokafka, for FastStream's aiokafka broker). DIR (e.g. .venv/programs)
+# receives the programs and every one of their dependencies
 # (pip --target), and tests/programs puts it on PYTHONPATH for the programs' processes only: the
 # virtualenv itself is left as it was, so no other tier sees quixstreams' dependencies (orjson,
 # for one, changes which JSON codec the serdes use). quixstreams declares confluent-kafka<2.13,
@@ -40,8 +42,11 @@ pip_install() {
 }
 pip_install -r "$REQS" || soft_fail "pip could not install $REQS for $PYTHON"
 pip_install --no-deps -r "$NODEPS" || soft_fail "pip could not install $NODEPS for $PYTHON"
-if [ -e "$DIR/confluent_kafka" ]; then
-    soft_fail "$DIR holds a confluent_kafka of its own: a requirement pulled it in"
-fi
+for client in confluent_kafka aiokafka kafka; do
+    # The client library is the interpreter's (or the facade's): never one a requirement pulled in.
+    if [ -e "$DIR/$client" ]; then
+        soft_fail "$DIR holds a $client of its own: a requirement pulled it in"
+    fi
+done
 printf '%s\n' "$inputs" > "$STAMP"
-log "quixstreams and its dependencies are in $DIR"
+log "quixstreams, FastStream and their dependencies are in $DIR"

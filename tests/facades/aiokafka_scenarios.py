@@ -167,13 +167,21 @@ async def with_broker():
         b = p.create_batch()
         b.append(key=None, value=b"b0", timestamp=None)
         out["send_batch_returns"] = type(await p.send_batch(b, topic, partition=0)).__name__
+        b = p.create_batch()
+        b.append(key=None, value=b"b1", timestamp=None)
+        out["send_batch_any_partition"] = (await (await p.send_batch(b, topic, partition=None))).partition
+        out["send_batch_bad_partition"] = await aoutcome(lambda: p.send_batch(p.create_batch(), topic, partition=99))
         await p.flush()
     c = aiokafka.AIOKafkaConsumer(bootstrap_servers=BOOTSTRAP, group_id="g-" + topic, auto_offset_reset="earliest",
                                   enable_auto_commit=False)
+    out["coordinator_before_start"] = c._coordinator is None
     await c.start()
     try:
         tp = TopicPartition(topic, 0)
         c.assign([tp])
+        # Internals programs read (FastStream): an assigning member never joins.
+        out["membership_assigned"] = [c._coordinator.member_id, c._coordinator.generation]
+        out["subscription_assigned"] = [sorted(c._subscription.topics), sorted(c.subscription())]
         out["position_start"] = await c.position(tp)
         r = await c.getone()
         out["record"] = {k: shape(v) for k, v in vars(r).items() if k not in ("timestamp",)}

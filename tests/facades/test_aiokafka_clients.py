@@ -50,6 +50,14 @@ def test_producer_methods(kafka_bootstrap: str, unique_topic: str, loop: str) ->
             assert batch.append(key=None, value=b"bv2", timestamp=None) is not None
             first = await (await producer.send_batch(batch, unique_topic, partition=3))
             assert first.partition == 3 and first.offset == 0
+            # No partition: the partitioner picks one for the whole batch, as aiokafka's does.
+            anywhere = producer.create_batch()
+            for value in (b"any0", b"any1"):
+                anywhere.append(key=None, value=value, timestamp=None)
+            picked = await (await producer.send_batch(anywhere, unique_topic, partition=None))
+            assert picked.partition in {0, 1, 2, 3}
+            with pytest.raises(AssertionError, match="Unrecognized partition"):
+                await producer.send_batch(producer.create_batch(), unique_topic, partition=99)
             with pytest.raises(AssertionError, match="Unrecognized partition"):
                 await producer.send(unique_topic, b"nowhere", partition=99)
         finally:
@@ -58,7 +66,7 @@ def test_producer_methods(kafka_bootstrap: str, unique_topic: str, loop: str) ->
         async with AIOKafkaConsumer(unique_topic, bootstrap_servers=kafka_bootstrap,
                                     auto_offset_reset="earliest") as consumer:
             got: List[ConsumerRecord] = []
-            while len(got) < 2 + 2 + 20 + 2:
+            while len(got) < 2 + 2 + 20 + 2 + 2:
                 for msgs in (await consumer.getmany(timeout_ms=5000)).values():
                     got.extend(msgs)
         by_value = {r.value: r for r in got}
@@ -66,6 +74,7 @@ def test_producer_methods(kafka_bootstrap: str, unique_topic: str, loop: str) ->
         assert (r0.key, r0.timestamp, r0.headers, r0.serialized_key_size) == (b"k", 1234567, (("h", b"1"),), 1)
         assert by_value[b"bv"].headers == (("h", b"2"),) and by_value[b"bv2"].key is None
         assert by_value[b"bv2"].serialized_key_size == -1
+        assert by_value[b"any0"].partition == by_value[b"any1"].partition == picked.partition
 
     run(main, loop)
 
@@ -242,13 +251,19 @@ def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_t
         async def on_partitions_assigned(self, assigned: Set[TopicPartition]) -> None:
             await asyncio.sleep(0)
             calls.append(("assigned", assigned, holder[0].assignment()))
+            # What programs read of aiokafka's internals (FastStream logs them on each assignment).
+            coordinator = holder[0]._coordinator
+            membership.append((coordinator.group_id, coordinator.member_id, coordinator.generation,
+                               holder[0]._subscription.topics, holder[0]._c.memberid()))
             raise RuntimeError("a failing listener is logged, as in aiokafka")
 
     async def main() -> None:
         consumer = AIOKafkaConsumer(bootstrap_servers=kafka_bootstrap, group_id="g-" + unique_topic,
                                     auto_offset_reset="earliest", **FAST_GROUP)
         holder.append(consumer)
+        assert consumer._coordinator is None  # until start(), as in aiokafka
         await consumer.start()
+        assert (consumer._coordinator.member_id, consumer._coordinator.generation) == ("", -1)  # not joined yet
         try:
             consumer.subscribe(pattern=unique_topic + ".*", listener=Listener())
             r = await consumer.getone()
@@ -263,9 +278,15 @@ def test_listener_pattern_subscription_and_revoke(kafka_bootstrap: str, unique_t
                 await asyncio.wait_for(consumer.getmany(timeout_ms=100), 5)
         finally:
             await consumer.stop()
+        assert (consumer._coordinator.member_id, consumer._coordinator.generation) == ("", -1)
+        assert consumer._subscription.topics == frozenset()
 
     holder: List[AIOKafkaConsumer] = []
+    membership: List[Any] = []
     run(main)
+    group, member, generation, topics, native_member = membership[0]
+    assert (group, topics) == ("g-" + unique_topic, {unique_topic})
+    assert member and member == native_member and generation >= 0
     everything = {TopicPartition(unique_topic, p) for p in range(4)}
     assert calls[0] == ("revoked", set())
     assert calls[1] == ("assigned", everything, everything)

@@ -175,7 +175,8 @@ def test_subscribe_commit_listener_metrics(kafka_bootstrap, facade_topic, produc
     assert future.succeeded() and seen and seen[0][1] is None and seen[0][0][tp].offset == 3
     assert consumer.committed(tp) == 3
     meta = consumer.group_metadata()
-    assert meta.group_id == group and meta.member_id
+    assert meta.group_id == group and meta.member_id == consumer._consumer.memberid()
+    assert meta.generation_id >= 0  # the generation joined, as kafka-python's coordinator reports it
     time.sleep(1.2)
     consumer.poll(timeout_ms=200)
     metrics = consumer.metrics()

@@ -126,3 +126,29 @@ def test_unmodified_program_on_broker(kafka_bootstrap, facade_topic, tmp_path):
     assert proc.stdout.splitlines() == ["[0, 1, 2, 3, 4]", str([f"msg-{i}" for i in range(5)])]
     check = _run(["run", "check.py", kafka_bootstrap, topic], tmp_path)    # the unclosed producer's
     assert check.stdout.strip() == "b'left for the exit hook'", check.stderr   # record was delivered at exit
+
+
+def test_installed_versions_are_the_facades(tmp_path):
+    """Programs and frameworks ask importlib.metadata which kafka-python or aiokafka is installed
+    (FastStream does, at import): under the runner the answer is the version whose API the
+    facade provides, whatever is installed; without the runner it is what is installed."""
+    (tmp_path / "app.py").write_text(textwrap.dedent("""
+        import importlib.metadata as md
+        names = [d.metadata["Name"] for d in md.distributions()]
+        print(md.version("aiokafka"), md.version("kafka-python"), md.version("Kafka_Python"))
+        print(names.count("aiokafka"), names.count("kafka-python"))
+        print(md.distribution("aiokafka").read_text("RECORD"), md.metadata("aiokafka")["Summary"])
+        try:
+            md.version("kafka")  # the import name is not a distribution name
+        except md.PackageNotFoundError:
+            print("no kafka distribution")
+    """))
+    proc = _run(["run", "app.py"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    from confluent_kafka.compat import aiokafka, kafka
+    assert proc.stdout.splitlines() == [
+        f"{aiokafka.__version__} {kafka.__version__} {kafka.__version__}",
+        "1 1",
+        "None aiokafka API over confluent_kafka (confluent_kafka.compat.aiokafka)",
+        "no kafka distribution",
+    ]

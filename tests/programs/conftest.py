@@ -1,20 +1,24 @@
-"""The programs tier: programs written for upstream confluent-kafka, run unchanged on this package.
+"""The programs tier: programs written for upstream confluent-kafka or aiokafka, run unchanged on
+this package.
 
-Each program (quixstreams 3.28 and its dependencies, installed by scripts/install-programs.sh
-into ``programs/`` of each virtualenv, on ``PYTHONPATH`` for the programs' processes only) runs
-as a subprocess twice: under this project's interpreter (.venv, this worktree's ``src`` first on
-``PYTHONPATH``) and under the upstream wheel's (.compat-venv, found as tests/compat does). The two runs use their own topics, consumer groups and state directories,
-and the tests compare what they observed. Without either interpreter, or without quixstreams in
-one of them, the tier skips, saying why.
+Each program (quixstreams 3.28, FastStream 0.7.8 and their dependencies, installed by
+scripts/install-programs.sh into ``programs/`` of each virtualenv, on ``PYTHONPATH`` for the
+programs' processes only) runs as a subprocess on each side: this project's interpreter (.venv,
+this worktree's ``src`` first on ``PYTHONPATH``) and the upstream wheel's (.compat-venv, found as
+tests/compat does); for aiokafka programs, the real aiokafka's (.bench-venv) and this project's
+under ``python -m confluent_kafka.compat run``. The runs use their own topics, consumer groups
+and state directories, and the tests compare what they observed. Without an interpreter, or
+without the program in one of them, the tier skips, saying why.
 """
 from __future__ import annotations
 
-import subprocess
+import os
+import pathlib
 import sys
 
 import pytest
 
-from programs_support import QUIXSTREAMS_VERSION, Sides, upstream_python
+from programs_support import FASTSTREAM_VERSION, QUIXSTREAMS_VERSION, ROOT, Sides, upstream_python
 
 
 @pytest.fixture(scope="session")
@@ -22,13 +26,28 @@ def program_sides() -> Sides:
     upstream, why = upstream_python()
     if upstream is None:
         pytest.skip(why)
-    sides = Sides({"ours": sys.executable, "upstream": upstream})
-    for side, python in sides.pythons.items():
-        probe = subprocess.run([python, "-c", "import importlib.metadata as m; print(m.version('quixstreams'))"],
-                               capture_output=True, text=True, timeout=60, cwd="/", env=sides.env(side))
-        found = probe.stdout.strip()
-        if probe.returncode != 0 or found != QUIXSTREAMS_VERSION:
-            pytest.skip(f"quixstreams {QUIXSTREAMS_VERSION} is not in {sides.programs[side]} for {side} "
-                        f"({found or probe.stderr.strip()[-200:]}); `make programs` installs it there "
-                        "(scripts/install-programs.sh)")
+    return _with_program(Sides({"ours": sys.executable, "upstream": upstream}), "quixstreams", QUIXSTREAMS_VERSION)
+
+
+@pytest.fixture(scope="session")
+def faststream_sides() -> Sides:
+    """FastStream's two flavours on four sides: ``faststream.confluent`` on ours and on upstream,
+    ``faststream.kafka`` on the real aiokafka 0.14 (.bench-venv) and on the aiokafka facade."""
+    upstream, why = upstream_python()
+    if upstream is None:
+        pytest.skip(why)
+    peer = os.environ.get("FACADE_PEER_PYTHON") or str(ROOT / ".bench-venv" / "bin" / "python")
+    if not pathlib.Path(peer).exists():
+        pytest.skip(f"no interpreter with the real aiokafka at {peer} (make .bench-venv/.deps-stamp)")
+    sides = Sides({"ours": sys.executable, "upstream": upstream, "aiokafka": peer, "facade": sys.executable})
+    return _with_program(sides, "faststream", FASTSTREAM_VERSION)
+
+
+def _with_program(sides: Sides, distribution: str, version: str) -> Sides:
+    """SIDES, once every side's programs hold DISTRIBUTION at VERSION; the tier skips otherwise."""
+    for side in sides.pythons:
+        found = sides.installed(side, distribution)
+        if found != version:
+            pytest.skip(f"{distribution} {version} is not in {sides.programs[side]} for {side} ({found}); "
+                        "`make programs` installs it there (scripts/install-programs.sh)")
     return sides

@@ -11,7 +11,12 @@ from typing import Any
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 QUIXSTREAMS_VERSION = "3.28.0"  # tests/programs/quixstreams.txt
+FASTSTREAM_VERSION = "0.7.8"  # tests/programs/requirements.txt
 SIDES = ("ours", "upstream")
+# The sides that run this worktree's package: "facade" is ours under the import runner, so that
+# ``import aiokafka`` is confluent_kafka.compat.aiokafka.
+LOCAL_SIDES = ("ours", "facade")
+RUNNER = ("-m", "confluent_kafka.compat", "run")
 RUN_TIMEOUT_S = 150
 
 
@@ -30,7 +35,7 @@ def programs_dir(python: str) -> pathlib.Path:
 
 
 class Sides:
-    """Runs a program script of this directory under both interpreters, each with its programs."""
+    """Runs a program script of this directory under each side's interpreter, with its programs."""
 
     def __init__(self, pythons: dict[str, str]) -> None:
         self.pythons = pythons
@@ -38,17 +43,26 @@ class Sides:
 
     def env(self, side: str) -> dict[str, str]:
         """SIDE's environment: its programs' directory on PYTHONPATH, after this worktree's
-        ``src`` for ours (so the package under test is this one)."""
+        ``src`` for ours and the facade (so the package under test is this one)."""
         env = dict(os.environ)
         env.pop("PYTHONPATH", None)
-        paths = [str(ROOT / "src")] if side == "ours" else []
+        paths = [str(ROOT / "src")] if side in LOCAL_SIDES else []
         env["PYTHONPATH"] = os.pathsep.join([*paths, str(self.programs[side])])
         return env
 
     def start(self, side: str, script: str, *args: str, cwd: pathlib.Path) -> subprocess.Popen[str]:
-        """Start SCRIPT under SIDE's interpreter; its stdout is one JSON document."""
-        return subprocess.Popen([self.pythons[side], str(HERE / script), *args], stdout=subprocess.PIPE,
+        """Start SCRIPT under SIDE's interpreter (the facade's through the import runner); its
+        stdout is one JSON document."""
+        runner = RUNNER if side == "facade" else ()
+        return subprocess.Popen([self.pythons[side], *runner, str(HERE / script), *args], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=self.env(side), cwd=str(cwd))
+
+    def installed(self, side: str, distribution: str) -> str | None:
+        """The version of DISTRIBUTION that SIDE's programs import, or None."""
+        probe = subprocess.run([self.pythons[side], "-c", "import importlib.metadata as m, sys; "
+                                f"print(m.version({distribution!r}))"], capture_output=True, text=True,
+                               timeout=60, cwd="/", env=self.env(side))
+        return probe.stdout.strip() if probe.returncode == 0 else None
 
     @staticmethod
     def result(side: str, proc: subprocess.Popen[str], timeout: float = RUN_TIMEOUT_S) -> Any:
@@ -73,8 +87,8 @@ class Sides:
                     proc.communicate()
 
     def run(self, script: str, args: dict[str, list[str]], cwd: pathlib.Path) -> dict[str, Any]:
-        """Run SCRIPT on both sides at once (each with its own ARGS) and return both documents."""
-        return self.collect({side: (side, self.start(side, script, *args[side], cwd=cwd)) for side in SIDES})
+        """Run SCRIPT on every side at once (each with its own ARGS) and return the documents."""
+        return self.collect({side: (side, self.start(side, script, *args[side], cwd=cwd)) for side in self.pythons})
 
 
 def _load(path: pathlib.Path, name: str) -> Any:

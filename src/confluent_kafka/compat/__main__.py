@@ -11,14 +11,20 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
 import importlib.util
+import os
+import pathlib
+import re
 import runpy
 import sys
 from types import ModuleType
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Iterator, List, Optional, Sequence
 
 #: public top-level name -> the facade package that stands in for it
 ALIASES = {"kafka": "confluent_kafka.compat.kafka", "aiokafka": "confluent_kafka.compat.aiokafka"}
+#: the distribution (as pip names it) that provides each aliased top-level name
+DISTRIBUTIONS = {"kafka": "kafka-python", "aiokafka": "aiokafka"}
 
 USAGE = """usage: python -m confluent_kafka.compat run [-m module | script.py] [args ...]
 
@@ -39,8 +45,34 @@ class _AliasLoader(importlib.abc.Loader):
         """The facade module ran when it was imported; nothing more to do."""
 
 
+def _normalized(name: str) -> str:
+    """A distribution name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class FacadeDistribution(importlib.metadata.Distribution):
+    """The installed-package metadata of an aliased name: ``importlib.metadata.version("aiokafka")``
+    gives the version of aiokafka whose API the facade provides, as for the real package (programs
+    and frameworks check it before choosing code paths)."""
+
+    def __init__(self, name: str, facade: str) -> None:
+        self._name = name
+        self._facade = facade
+
+    def read_text(self, filename: str) -> Optional[str]:
+        if filename != "METADATA":
+            return None  # no RECORD, entry points or requirements: the facade has none
+        version = importlib.import_module(self._facade).__version__
+        return (f"Metadata-Version: 2.1\nName: {self._name}\nVersion: {version}\n"
+                f"Summary: {self._name} API over confluent_kafka ({self._facade})\n")
+
+    def locate_file(self, path: "str | os.PathLike[str]") -> pathlib.Path:
+        return pathlib.Path(importlib.import_module(self._facade).__file__ or "").parent / path
+
+
 class AliasFinder(importlib.abc.MetaPathFinder):
-    """A meta path finder mapping ``kafka[.x]`` / ``aiokafka[.x]`` to the facade modules."""
+    """A meta path finder mapping ``kafka[.x]`` / ``aiokafka[.x]`` to the facade modules, and
+    answering ``importlib.metadata`` for their distributions (``kafka-python``, ``aiokafka``)."""
 
     def __init__(self, aliases: Optional[Dict[str, str]] = None) -> None:
         self.aliases = dict(ALIASES if aliases is None else aliases)
@@ -67,6 +99,16 @@ class AliasFinder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(name),
                                               is_package=real.submodule_search_locations is not None)
         return spec
+
+    def find_distributions(self, context: importlib.metadata.DistributionFinder.Context
+                           = importlib.metadata.DistributionFinder.Context()
+                           ) -> Iterator[importlib.metadata.Distribution]:
+        """The facades' distributions: the one asked for by name, or all of them (name None)."""
+        wanted = None if context.name is None else _normalized(context.name)
+        for head, facade in self.aliases.items():
+            name = DISTRIBUTIONS.get(head, head)
+            if wanted is None or wanted == _normalized(name):
+                yield FacadeDistribution(name, facade)
 
 
 def install(aliases: Optional[Dict[str, str]] = None) -> AliasFinder:
@@ -105,7 +147,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.argv = [rest[1]] + rest[2:]
         runpy.run_module(rest[1], run_name="__main__", alter_sys=True)
     else:
-        import os
         sys.argv = list(rest)
         sys.path[0] = os.path.dirname(os.path.abspath(rest[0]))
         runpy.run_path(rest[0], run_name="__main__")

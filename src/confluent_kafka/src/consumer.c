@@ -995,7 +995,9 @@ static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, Py
 static PyObject *Consumer_consumer_group_metadata(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
-    rd_kafka_consumer_group_metadata_t *cgmd = rd_kafka_consumer_group_metadata(self->rk);
+    rd_kafka_consumer_group_metadata_t *cgmd;
+    /* librdkafka's main thread answers: wait for it without the GIL. */
+    CFL_BLOCKING(self, cgmd = rd_kafka_consumer_group_metadata(self->rk));
     if (cgmd == NULL)
         return cfl_raise(self->st, RD_KAFKA_RESP_ERR__INVALID_ARG, "consumer has no group metadata (group.id set?)");
     void *buf;
@@ -1007,6 +1009,24 @@ static PyObject *Consumer_consumer_group_metadata(Handle *self, PyObject *unused
     PyObject *bytes = PyBytes_FromStringAndSize(buf, (Py_ssize_t)size);
     rd_kafka_mem_free(self->rk, buf);
     return bytes;
+}
+
+/* The facades' view of the membership (aiokafka's coordinator, kafka-python's group_metadata()):
+ * what librdkafka's group metadata holds, read with its getters rather than from the private
+ * serialized form. */
+static PyObject *Consumer_group_membership(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    rd_kafka_consumer_group_metadata_t *cgmd;
+    CFL_BLOCKING(self, cgmd = rd_kafka_consumer_group_metadata(self->rk));
+    if (cgmd == NULL)
+        Py_RETURN_NONE;
+    const char *instance = rd_kafka_consumer_group_metadata_group_instance_id(cgmd);
+    PyObject *result = Py_BuildValue("(sisz)", rd_kafka_consumer_group_metadata_group_id(cgmd),
+                                     (int)rd_kafka_consumer_group_metadata_generation_id(cgmd),
+                                     rd_kafka_consumer_group_metadata_member_id(cgmd), instance);
+    rd_kafka_consumer_group_metadata_destroy(cgmd);
+    return result;
 }
 
 static PyObject *Consumer_memberid(Handle *self, PyObject *unused) {
@@ -1217,6 +1237,7 @@ CFL_GUARD_O(Consumer_paused)
 CFL_GUARD_KW(Consumer_get_watermark_offsets)
 CFL_GUARD_O(Consumer_consumer_group_metadata)
 CFL_GUARD_O(Consumer_memberid)
+CFL_GUARD_O(Consumer_group_membership)
 CFL_GUARD_KW(Consumer_commit_start)
 CFL_GUARD_O(Consumer_close_start)
 CFL_GUARD_O(Consumer_close_serve)
@@ -1365,6 +1386,11 @@ static PyMethodDef Consumer_methods[] = {
      "\n\n"
      ":returns: the group metadata, opaque bytes.\n"
      ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+     ":raises RuntimeError: when the client is closed.\n"},
+    {"_group_membership", (PyCFunction)Consumer_group_membership_guarded, METH_NOARGS,
+     "_group_membership($self, /)\n--\n\n"
+     ":returns: (group_id, generation_id, member_id, group_instance_id) as librdkafka holds them "
+     "(generation -1 and member id '' before the first join), or None without a group.id.\n"
      ":raises RuntimeError: when the client is closed.\n"},
     {"memberid", (PyCFunction)Consumer_memberid_guarded, METH_NOARGS, "memberid($self, /)\n--\n\nReturns str or None."
      "\n\n"

@@ -28,6 +28,8 @@ from ..errors import (CommitFailedError, ConsumerStoppedError, IllegalOperation,
                      KafkaConfigurationError, KafkaConnectionError, OffsetOutOfRangeError, from_librdkafka)
 from ..producer.producer import _GROUP_CONSUMERS, _offsets_list, _sasl_prune, _security_conf
 from ..structs import ConsumerRecord, OffsetAndTimestamp, TopicPartition
+from .group_coordinator import BaseCoordinator, GroupCoordinator, NoGroupCoordinator
+from .subscription_state import SubscriptionState
 
 __all__ = ["AIOKafkaConsumer"]
 
@@ -127,6 +129,9 @@ class AIOKafkaConsumer:
         self._partitions: Dict[str, Set[int]] = {}  # topic -> partition ids, from the last metadata
         self._started = False
         self._closed = False
+        # None until start(), as in aiokafka: read by programs for the member id and generation.
+        self._coordinator: Optional[BaseCoordinator] = None
+        self._subscription = SubscriptionState(self)
 
     def _remember(self, md: Any) -> None:
         for name, meta in md.topics.items():
@@ -150,6 +155,7 @@ class AIOKafkaConsumer:
             raise KafkaConnectionError(f"Unable to bootstrap from {self._bootstrap}: {e.args[0].str()}") from None
         if self._group_id is not None:
             _GROUP_CONSUMERS[self._group_id] = self
+        self._coordinator = NoGroupCoordinator(self) if self._group_id is None else GroupCoordinator(self)
         self._started = True
         if self._topics:
             self.subscribe(topics=list(self._topics))
@@ -298,9 +304,9 @@ class AIOKafkaConsumer:
 
     def subscription(self) -> FrozenSet[str]:
         """:returns: the subscribed topic names, a frozenset as in aiokafka (empty when not
-            subscribed; for a pattern, the topics of the assignment)."""
+            subscribed; for a pattern or partitions given to assign(), the topics of the assignment)."""
         self._check_open()
-        if self._pattern is not None:
+        if self._pattern is not None or self._manual:
             return frozenset(tp.topic for tp in self.assignment())
         return frozenset(self._subscribed or ())
 

@@ -387,13 +387,30 @@ class AIOKafkaProducer:
                 raise KafkaTimeoutError(f"no metadata for topic {topic!r} within {self._request_timeout} s")
             await asyncio.sleep(0.05)
 
-    async def _partition(self, topic: str, key: Any, value: Any, key_bytes: Any, value_bytes: Any) -> int:
-        parts = self._partitions.get(topic)
-        if parts is None:
+    async def _partition(self, topic: str, partition: Optional[int], key_bytes: Any,
+                         partitioner: Optional[Callable[..., int]]) -> Optional[int]:
+        """The partition a record goes to, as aiokafka's ``_partition()`` decides it: a given one
+        checked against the topic's metadata; otherwise ``partitioner``'s choice, or None (left
+        to librdkafka's murmur2_random) when there is no partitioner to run in Python.
+
+        :raises AssertionError: for a partition that is not a non-negative int or not the topic's.
+        """
+        if partition is None:
+            if partitioner is None:
+                return None
+            parts = self._partitions.get(topic)
+            if parts is None:
+                await self.partitions_for(topic)
+                parts = self._partitions[topic]
+            return int(partitioner(key_bytes, parts, parts))
+        if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
+            raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+        known = self._partition_sets.get(topic)
+        if known is None or partition not in known:  # as aiokafka: checked against metadata
             await self.partitions_for(topic)
-            parts = self._partitions[topic]
-        chosen = self._partitioner(key_bytes, parts, parts)  # type: ignore[misc]
-        return int(chosen)
+            if partition not in self._partition_sets[topic]:
+                raise AssertionError("Unrecognized partition")
+        return partition
 
     async def send(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                    timestamp_ms: Optional[int] = None, headers: Any = None) -> "asyncio.Future[RecordMetadata]":
@@ -460,17 +477,7 @@ class AIOKafkaProducer:
             raise MessageSizeTooLargeError(
                 f"The message is {size} bytes when serialized which is larger than max_request_size "
                 f"({self._max_request_size})")
-        if partition is None:
-            if self._partitioner is not None:
-                partition = await self._partition(topic, key, value, key, value)
-        else:
-            if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
-                raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
-            known = self._partition_sets.get(topic)
-            if known is None or partition not in known:  # as aiokafka: checked against metadata
-                await self.partitions_for(topic)
-                if partition not in self._partition_sets[topic]:
-                    raise AssertionError("Unrecognized partition")
+        partition = await self._partition(topic, partition, key, self._partitioner)
         loop = self._loop
         if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
             fut: "asyncio.Future[RecordMetadata]" = _Future(loop=loop)
@@ -528,12 +535,14 @@ class AIOKafkaProducer:
         """
         return BatchBuilder(self._max_batch_size, self._key_serializer, self._value_serializer)
 
-    async def send_batch(self, batch: BatchBuilder, topic: str, *, partition: int) -> "asyncio.Future[RecordMetadata]":
+    async def send_batch(self, batch: BatchBuilder, topic: str, *,
+                         partition: Optional[int]) -> "asyncio.Future[RecordMetadata]":
         """Send a batch's records to one partition; returns a future resolving when all are delivered.
 
         :param batch: from ``create_batch()``.
         :param topic: the topic.
-        :param partition: the partition.
+        :param partition: the partition; None lets the partitioner pick one (as for a record
+            without a key), as aiokafka does.
         :returns: a future resolving to the :class:`~.structs.RecordMetadata` of the first record.
         :raises TypeError: when ``batch`` is not from create_batch().
         :raises ~.errors.IllegalOperation: a transactional producer outside a transaction.
@@ -541,8 +550,9 @@ class AIOKafkaProducer:
         aio = self._client()
         if not isinstance(batch, BatchBuilder):
             raise TypeError(f"batch must come from create_batch(), got {type(batch).__name__}")
-        if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
-            raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+        # None: one partition for the whole batch, which aiokafka's partitioner picks as for no key.
+        partition = await self._partition(topic, partition, None, self._partitioner or DefaultPartitioner())
+        assert partition is not None
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
         batch.close()

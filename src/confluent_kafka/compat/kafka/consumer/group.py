@@ -767,9 +767,10 @@ class KafkaConsumer:
         """:returns: this consumer's group membership (group_id None without a group)."""
         if self._group_id is None:
             return ConsumerGroupMetadata(None)
-        member = self._consumer.memberid() or ""
+        membership = self._consumer._group_membership()
+        generation, member = (-1, "") if membership is None else membership[1:3]
         state = MemberState.STABLE if member and self._assigned else MemberState.UNJOINED
-        meta = _GroupMetadata(self._group_id, -1, member, self.config["group_instance_id"], state)
+        meta = _GroupMetadata(self._group_id, generation, member, self.config["group_instance_id"], state)
         meta.native = self._consumer.consumer_group_metadata()
         return meta
 
