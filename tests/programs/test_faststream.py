@@ -5,8 +5,8 @@ aiokafka (``faststream.kafka``) on the real aiokafka 0.14 and on the aiokafka fa
 One application (tests/programs/faststream_app.py) on each of the four sides: a subscriber whose
 return value a publisher sends on, a batch subscriber fed by publish_batch(), manual acks, a
 partition assigned without a group, a message's key, headers and correlation id, a topic
-FastStream creates with three partitions, ping(), and FastStream's in-memory test broker with a
-request/reply. Every side must observe the same document, the one below: every message received,
+FastStream creates with three partitions, a message nacked by a failing handler and delivered
+again, ping(), and FastStream's in-memory test broker with a request/reply. Every side must observe the same document, the one below: every message received,
 no error logged.
 """
 from __future__ import annotations
@@ -30,6 +30,8 @@ EXPECTED: dict[str, Any] = {
     "meta": [{"body": "hello", "content_type": "text/plain", "correlation_id": "corr-1",
               "headers": {"h1": "v1", "h2": "v2"}, "key": repr(b"key-1"), "offset": 0, "partition": 0}],
     "declared": [{"body": "third", "partition": 2}],
+    # r1 fails once, is nacked and comes again; the records after it come once, after it.
+    "retry": ["r0", "r1", "r1", *[f"r{i}" for i in range(2, N)]],
     "in_memory": [{"body": {"x": 1}, "key": repr(b"mk"), "offset": 0, "partition": 0}],
     "in_memory_reply": "PING",
     "errors": [],
