@@ -90,9 +90,9 @@ $(COMPAT_STAMP): Makefile
 	    'confluent-kafka[avro,json,protobuf,schemaregistry,rules]==$(UPSTREAM_VERSION)' \
 	    && touch $@ || echo "compat-venv: upstream confluent-kafka $(UPSTREAM_VERSION) not installed; tests/compat will skip" >&2
 
-# quixstreams, FastStream and their pinned dependencies for the three interpreters (ours,
-# upstream's, the real aiokafka's), with --no-deps for quixstreams itself (it pins
-# confluent-kafka<2.13). When they cannot be installed, the stamps are not made and
+# The programs of tests/programs/requirements.txt and their pinned dependencies for the three
+# interpreters (ours, upstream's, the real aiokafka's), with --no-deps for quixstreams itself (it
+# pins confluent-kafka<2.13). When they cannot be installed, the stamps are not made and
 # tests/programs skips, saying so.
 programs: $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_PROGRAMS_STAMP)
 $(PROGRAMS_STAMP): $(DEPS_STAMP) $(PROGRAMS_INPUTS)

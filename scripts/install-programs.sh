@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the programs that the programs tier (tests/programs) runs unchanged on this package
-# (quixstreams and FastStream, with their dependencies pinned) into a directory of their own for
-# one interpreter.
+# (quixstreams, FastStream and OpenTelemetry's aiokafka instrumentation, with their dependencies
+# pinned) into a directory of their own for one interpreter.
 #
 # Usage: scripts/install-programs.sh PYTHON DIR
 #
@@ -49,4 +49,4 @@ for client in confluent_kafka aiokafka kafka; do
     fi
 done
 printf '%s\n' "$inputs" > "$STAMP"
-log "quixstreams, FastStream and their dependencies are in $DIR"
+log "the programs and their dependencies are in $DIR"

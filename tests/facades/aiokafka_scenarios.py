@@ -163,6 +163,12 @@ async def with_broker():
         md1 = await p.send_and_wait(topic, None, key=b"tombstone", partition=0)
         out["tombstone"] = [md1.offset]
         out["partitions_for"] = sorted(await p.partitions_for(topic))
+        # What instrumentation reads of the internal client, and aiokafka's own partition choice.
+        out["client_view"] = [p.client._bootstrap_servers, type(p.client._client_id).__name__,
+                              await p.client._wait_on_metadata(topic)]
+        out["partition_choice"] = [p._partition(topic, None, "key", None, b"key", None),
+                                   p._partition(topic, 0, None, None, None, None)]
+        out["partition_unknown"] = outcome(lambda: p._partition(topic, 99, None, None, None, None))
         out["send_bad_partition"] = await aoutcome(lambda: p.send_and_wait(topic, b"x", partition=99))
         b = p.create_batch()
         b.append(key=None, value=b"b0", timestamp=None)
@@ -177,12 +183,14 @@ async def with_broker():
     c = aiokafka.AIOKafkaConsumer(bootstrap_servers=BOOTSTRAP, group_id="g-" + topic, auto_offset_reset="earliest",
                                   enable_auto_commit=False)
     out["coordinator_before_start"] = c._coordinator is None
+    out["consumer_client_view"] = [c._client._bootstrap_servers, c._client._client_id]
     await c.start()
     try:
         tp = TopicPartition(topic, 0)
         c.assign([tp])
         # Internals programs read (FastStream): an assigning member never joins.
         out["membership_assigned"] = [c._coordinator.member_id, c._coordinator.generation]
+        out["consumer_wait_on_metadata"] = sorted(await c._client._wait_on_metadata(topic))
         out["subscription_assigned"] = [sorted(c._subscription.topics), sorted(c.subscription())]
         out["position_start"] = await c.position(tp)
         r = await c.getone()

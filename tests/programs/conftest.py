@@ -1,9 +1,9 @@
 """The programs tier: programs written for upstream confluent-kafka or aiokafka, run unchanged on
 this package.
 
-Each program (quixstreams 3.28, FastStream 0.7.8 and their dependencies, installed by
-scripts/install-programs.sh into ``programs/`` of each virtualenv, on ``PYTHONPATH`` for the
-programs' processes only) runs as a subprocess on each side: this project's interpreter (.venv,
+Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's aiokafka instrumentation and
+their dependencies, installed by scripts/install-programs.sh into ``programs/`` of each
+virtualenv, on ``PYTHONPATH`` for the programs' processes only) runs as a subprocess on each side: this project's interpreter (.venv,
 this worktree's ``src`` first on ``PYTHONPATH``) and the upstream wheel's (.compat-venv, found as
 tests/compat does); for aiokafka programs, the real aiokafka's (.bench-venv) and this project's
 under ``python -m confluent_kafka.compat run``. The runs use their own topics, consumer groups
@@ -18,7 +18,8 @@ import sys
 
 import pytest
 
-from programs_support import FASTSTREAM_VERSION, QUIXSTREAMS_VERSION, ROOT, Sides, upstream_python
+from programs_support import (FASTSTREAM_VERSION, OTEL_AIOKAFKA_VERSION, QUIXSTREAMS_VERSION, ROOT, Sides,
+                              upstream_python)
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +37,25 @@ def faststream_sides() -> Sides:
     upstream, why = upstream_python()
     if upstream is None:
         pytest.skip(why)
+    sides = Sides({"ours": sys.executable, "upstream": upstream, "aiokafka": _peer_python(),
+                   "facade": sys.executable})
+    return _with_program(sides, "faststream", FASTSTREAM_VERSION)
+
+
+@pytest.fixture(scope="session")
+def otel_sides() -> Sides:
+    """OpenTelemetry's aiokafka instrumentation on the real aiokafka 0.14 (.bench-venv) and on the
+    aiokafka facade."""
+    sides = Sides({"aiokafka": _peer_python(), "facade": sys.executable})
+    return _with_program(sides, "opentelemetry-instrumentation-aiokafka", OTEL_AIOKAFKA_VERSION)
+
+
+def _peer_python() -> str:
+    """The interpreter of the real aiokafka (as tests/facades finds it), or skip."""
     peer = os.environ.get("FACADE_PEER_PYTHON") or str(ROOT / ".bench-venv" / "bin" / "python")
     if not pathlib.Path(peer).exists():
         pytest.skip(f"no interpreter with the real aiokafka at {peer} (make .bench-venv/.deps-stamp)")
-    sides = Sides({"ours": sys.executable, "upstream": upstream, "aiokafka": peer, "facade": sys.executable})
-    return _with_program(sides, "faststream", FASTSTREAM_VERSION)
+    return peer
 
 
 def _with_program(sides: Sides, distribution: str, version: str) -> Sides:

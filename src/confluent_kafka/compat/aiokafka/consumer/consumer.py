@@ -22,6 +22,7 @@ from confluent_kafka.cimpl import TopicPartition as _TP
 from confluent_kafka.cimpl import _record, _records
 
 from .. import _options
+from .._client_view import ClientView
 from ..abc import ConsumerRebalanceListener
 from ..coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from ..errors import (CommitFailedError, ConsumerStoppedError, IllegalOperation, IllegalStateError,
@@ -132,6 +133,15 @@ class AIOKafkaConsumer:
         # None until start(), as in aiokafka: read by programs for the member id and generation.
         self._coordinator: Optional[BaseCoordinator] = None
         self._subscription = SubscriptionState(self)
+        # aiokafka's consumer._client, as far as instrumentation reads it.
+        self._client = ClientView(bootstrap_servers, client_id, self._topic_metadata)
+
+    async def _topic_metadata(self, topic: str) -> Set[int]:
+        try:
+            self._remember(await self._aio.list_topics(topic, self._request_timeout))
+        except KafkaException as e:
+            raise from_librdkafka(e) from None
+        return set(self._partitions.get(topic, ()))
 
     def _remember(self, md: Any) -> None:
         for name, meta in md.topics.items():

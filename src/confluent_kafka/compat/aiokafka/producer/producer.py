@@ -25,6 +25,7 @@ from confluent_kafka.cimpl import KafkaException
 from confluent_kafka.cimpl import TopicPartition as _TP
 
 from .. import _options
+from .._client_view import ClientView
 from ..errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
                      MessageSizeTooLargeError, ProducerClosed, from_librdkafka)
 from ..helpers import FacadeSSLContext
@@ -211,6 +212,11 @@ class TransactionContext:
             await self._producer.abort_transaction()
 
 
+def _check_partition(partition: Any) -> None:
+    if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
+        raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
+
+
 class AIOKafkaProducer:
     """aiokafka's ``AIOKafkaProducer`` on librdkafka (see docs/aiokafka.md for the option mapping).
 
@@ -295,6 +301,8 @@ class AIOKafkaProducer:
         self._produce = self._aio._p._produce_with
         self._produce_future = self._aio._p._produce_future
         self._send_future = self._aio._p._send_future
+        # aiokafka's producer.client, as far as instrumentation reads it.
+        self.client = ClientView(bootstrap_servers, values["client_id"], self.partitions_for)
         # The loop send() made its last future on, when it is an asyncio BaseEventLoop with the
         # stock create_future(): while that loop runs on the calling thread it is the running loop,
         # found without asyncio.get_running_loop() (which asks the kernel for the process id on
@@ -387,30 +395,36 @@ class AIOKafkaProducer:
                 raise KafkaTimeoutError(f"no metadata for topic {topic!r} within {self._request_timeout} s")
             await asyncio.sleep(0.05)
 
-    async def _partition(self, topic: str, partition: Optional[int], key_bytes: Any,
-                         partitioner: Optional[Callable[..., int]]) -> Optional[int]:
-        """The partition a record goes to, as aiokafka's ``_partition()`` decides it: a given one
-        checked against the topic's metadata; otherwise ``partitioner``'s choice, or None (left
-        to librdkafka's murmur2_random) when there is no partitioner to run in Python.
+    def _partition(self, topic: str, partition: Optional[int], key: Any, value: Any, serialized_key: Any,
+                   serialized_value: Any) -> int:
+        """The partition of a record, as aiokafka's ``_partition()`` decides it from the topic's
+        known partitions (instrumentation calls it after ``client._wait_on_metadata(topic)``): a
+        given one checked, otherwise the partitioner's choice for the serialized key.
 
         :raises AssertionError: for a partition that is not a non-negative int or not the topic's.
         """
-        if partition is None:
-            if partitioner is None:
-                return None
-            parts = self._partitions.get(topic)
-            if parts is None:
-                await self.partitions_for(topic)
-                parts = self._partitions[topic]
-            return int(partitioner(key_bytes, parts, parts))
-        if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
-            raise AssertionError(f"partition must be a non-negative int, got {partition!r}")
-        known = self._partition_sets.get(topic)
-        if known is None or partition not in known:  # as aiokafka: checked against metadata
-            await self.partitions_for(topic)
-            if partition not in self._partition_sets[topic]:
+        if partition is not None:
+            _check_partition(partition)
+            if partition not in self._partition_sets.get(topic, ()):
                 raise AssertionError("Unrecognized partition")
-        return partition
+            return partition
+        parts = self._partitions.get(topic, [])
+        return int((self._partitioner or _DEFAULT_PARTITIONER)(serialized_key, parts, parts))
+
+    async def _choose_partition(self, topic: str, partition: Optional[int], key_bytes: Any,
+                                always: bool) -> Optional[int]:
+        """:meth:`_partition` once the topic's partitions are known (fetched when they are not, or
+        do not hold ``partition``). Without ``always`` and with no partitioner to run in Python, a
+        record without a partition is left to librdkafka's murmur2_random: None."""
+        if partition is None:
+            if not always and self._partitioner is None:
+                return None
+        else:
+            _check_partition(partition)  # before any metadata is asked for
+        known = self._partition_sets.get(topic)
+        if known is None or (partition is not None and partition not in known):
+            await self.partitions_for(topic)
+        return self._partition(topic, partition, None, None, key_bytes, None)
 
     async def send(self, topic: str, value: Any = None, key: Any = None, partition: Optional[int] = None,
                    timestamp_ms: Optional[int] = None, headers: Any = None) -> "asyncio.Future[RecordMetadata]":
@@ -477,7 +491,7 @@ class AIOKafkaProducer:
             raise MessageSizeTooLargeError(
                 f"The message is {size} bytes when serialized which is larger than max_request_size "
                 f"({self._max_request_size})")
-        partition = await self._partition(topic, partition, key, self._partitioner)
+        partition = await self._choose_partition(topic, partition, key, always=False)
         loop = self._loop
         if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
             fut: "asyncio.Future[RecordMetadata]" = _Future(loop=loop)
@@ -550,8 +564,8 @@ class AIOKafkaProducer:
         aio = self._client()
         if not isinstance(batch, BatchBuilder):
             raise TypeError(f"batch must come from create_batch(), got {type(batch).__name__}")
-        # None: one partition for the whole batch, which aiokafka's partitioner picks as for no key.
-        partition = await self._partition(topic, partition, None, self._partitioner or DefaultPartitioner())
+        # None: one partition for the whole batch, which the partitioner picks as for no key (aiokafka).
+        partition = await self._choose_partition(topic, partition, None, always=True)
         assert partition is not None
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
