@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the programs that the programs tier (tests/programs) runs unchanged on this package
-# (quixstreams, FastStream and OpenTelemetry's aiokafka instrumentation, with their dependencies
-# pinned) into a directory of their own for one interpreter.
+# (quixstreams, FastStream and OpenTelemetry's aiokafka and kafka-python instrumentations, with
+# their dependencies pinned) into a directory of their own for one interpreter.
 #
 # Usage: scripts/install-programs.sh PYTHON DIR
 #

@@ -75,6 +75,7 @@ IMPORT_PATHS = {
     "kafka.serializer.wrapper": ["SerializeWrapper", "DeserializeWrapper"],
     "kafka.coordinator.assignors.abstract": ["AbstractPartitionAssignor", "RebalanceProtocol"],
     "kafka.coordinator.assignors.cooperative_sticky": ["CooperativeStickyAssignor"],
+    "kafka.record.abc": ["ABCRecord", "ABCRecordBatch", "ABCRecordBatchBuilder", "ABCRecords"],
 }
 
 
@@ -83,6 +84,9 @@ def import_paths():
     for path, names in IMPORT_PATHS.items():
         module = importlib.import_module(path)
         out[path] = {n: v if isinstance(v := getattr(module, n), str) else v.__name__ for n in names}
+    record_abc = importlib.import_module("kafka.record.abc")
+    out["record_abc_members"] = {n: sorted(getattr(record_abc, n).__abstractmethods__)
+                                 for n in IMPORT_PATHS["kafka.record.abc"]}
     cooperative = importlib.import_module("kafka.coordinator.assignors.cooperative_sticky").CooperativeStickyAssignor
     out["rebalance_protocols"] = {c.name: [int(p) for p in c().supported_protocols()]
                                   for c in (RangePartitionAssignor, RoundRobinPartitionAssignor, cooperative)}

@@ -1,8 +1,8 @@
 """The programs tier: programs written for upstream confluent-kafka or aiokafka, run unchanged on
 this package.
 
-Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's aiokafka instrumentation and
-their dependencies, installed by scripts/install-programs.sh into ``programs/`` of each
+Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's aiokafka and kafka-python
+instrumentations and their dependencies, installed by scripts/install-programs.sh into ``programs/`` of each
 virtualenv, on ``PYTHONPATH`` for the programs' processes only) runs as a subprocess on each side: this project's interpreter (.venv,
 this worktree's ``src`` first on ``PYTHONPATH``) and the upstream wheel's (.compat-venv, found as
 tests/compat does); for aiokafka programs, the real aiokafka's (.bench-venv) and this project's
@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from programs_support import (FASTSTREAM_VERSION, OTEL_AIOKAFKA_VERSION, QUIXSTREAMS_VERSION, ROOT, Sides,
+from programs_support import (FASTSTREAM_VERSION, OTEL_VERSION, QUIXSTREAMS_VERSION, ROOT, Sides,
                               upstream_python)
 
 
@@ -44,10 +44,12 @@ def faststream_sides() -> Sides:
 
 @pytest.fixture(scope="session")
 def otel_sides() -> Sides:
-    """OpenTelemetry's aiokafka instrumentation on the real aiokafka 0.14 (.bench-venv) and on the
-    aiokafka facade."""
-    sides = Sides({"aiokafka": _peer_python(), "facade": sys.executable})
-    return _with_program(sides, "opentelemetry-instrumentation-aiokafka", OTEL_AIOKAFKA_VERSION)
+    """OpenTelemetry's aiokafka and kafka-python instrumentations on the real libraries
+    (.bench-venv, "peer") and on the facades."""
+    sides = Sides({"peer": _peer_python(), "facade": sys.executable})
+    for instrumentation in ("opentelemetry-instrumentation-aiokafka", "opentelemetry-instrumentation-kafka-python"):
+        _with_program(sides, instrumentation, OTEL_VERSION)
+    return sides
 
 
 def _peer_python() -> str:

@@ -1,6 +1,6 @@
 """An aiokafka program traced by OpenTelemetry's aiokafka instrumentation, run and read back.
 
-Run by test_otel_aiokafka.py with opentelemetry-instrumentation-aiokafka 0.66b1 (installed by
+Run by test_otel_facades.py with opentelemetry-instrumentation-aiokafka 0.66b1 (installed by
 scripts/install-programs.sh): under the real aiokafka 0.14 (.bench-venv) and under this package's
 aiokafka facade (``python -m confluent_kafka.compat run``). The instrumentation wraps
 ``AIOKafkaProducer.send`` and ``AIOKafkaConsumer.getone``/``getmany``, reads the clients'
@@ -17,17 +17,11 @@ import json
 import sys
 from typing import Any, Dict, List
 
-from opentelemetry import trace
+from otel_spans import described, tracer_provider
 from opentelemetry.instrumentation.aiokafka import AIOKafkaInstrumentor
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 BOOTSTRAP, TOPIC = sys.argv[1:3]
-EXPORTER = InMemorySpanExporter()
-PROVIDER = TracerProvider()
-PROVIDER.add_span_processor(SimpleSpanProcessor(EXPORTER))
-trace.set_tracer_provider(PROVIDER)
+EXPORTER, PROVIDER = tracer_provider()
 AIOKafkaInstrumentor().instrument(tracer_provider=PROVIDER)
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition  # noqa: E402 (after instrument())
@@ -52,19 +46,7 @@ async def main() -> Dict[str, Any]:
                 rest.extend(records)
     finally:
         await consumer.stop()
-    received = [first, *rest]
-    spans = EXPORTER.get_finished_spans()
-    sends = {s.context.trace_id for s in spans if s.kind == trace.SpanKind.PRODUCER}
-    return {
-        "values": [r.value.decode() for r in received],
-        # the trace context the instrumentation put in the headers, beside the program's own
-        "header_keys": [sorted(k for k, _ in r.headers) for r in received],
-        "spans": sorted([{"name": s.name.replace(TOPIC, "<topic>"), "kind": s.kind.name,
-                          "attributes": {k: (v.replace(TOPIC, "<topic>") if isinstance(v, str) else v)
-                                         for k, v in sorted((s.attributes or {}).items())},
-                          "continues_a_send": s.context.trace_id in sends}
-                         for s in spans], key=lambda d: json.dumps(d, sort_keys=True)),
-    }
+    return described(EXPORTER, TOPIC, [first, *rest])
 
 
 print(json.dumps(asyncio.run(main()), sort_keys=True, default=repr))

@@ -12,7 +12,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 QUIXSTREAMS_VERSION = "3.28.0"  # tests/programs/quixstreams.txt
 FASTSTREAM_VERSION = "0.7.8"  # tests/programs/requirements.txt
-OTEL_AIOKAFKA_VERSION = "0.66b1"  # tests/programs/requirements.txt
+OTEL_VERSION = "0.66b1"  # the instrumentations', tests/programs/requirements.txt
 SIDES = ("ours", "upstream")
 # The sides that run this worktree's package: "facade" is ours under the import runner, so that
 # ``import aiokafka`` is confluent_kafka.compat.aiokafka.
