@@ -1,8 +1,8 @@
 """The programs tier: programs written for upstream confluent-kafka or aiokafka, run unchanged on
 this package.
 
-Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's aiokafka and kafka-python
-instrumentations and their dependencies, installed by scripts/install-programs.sh into ``programs/`` of each
+Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's instrumentations of the
+three clients and their dependencies, installed by scripts/install-programs.sh into ``programs/`` of each
 virtualenv, on ``PYTHONPATH`` for the programs' processes only) runs as a subprocess on each side: this project's interpreter (.venv,
 this worktree's ``src`` first on ``PYTHONPATH``) and the upstream wheel's (.compat-venv, found as
 tests/compat does); for aiokafka programs, the real aiokafka's (.bench-venv) and this project's
@@ -44,11 +44,14 @@ def faststream_sides() -> Sides:
 
 @pytest.fixture(scope="session")
 def otel_sides() -> Sides:
-    """OpenTelemetry's aiokafka and kafka-python instrumentations on the real libraries
-    (.bench-venv, "peer") and on the facades."""
-    sides = Sides({"peer": _peer_python(), "facade": sys.executable})
-    for instrumentation in ("opentelemetry-instrumentation-aiokafka", "opentelemetry-instrumentation-kafka-python"):
-        _with_program(sides, instrumentation, OTEL_VERSION)
+    """OpenTelemetry's instrumentations: of aiokafka and kafka-python on the real libraries
+    (.bench-venv, "peer") and on the facades, of confluent-kafka on upstream and on ours."""
+    upstream, why = upstream_python()
+    if upstream is None:
+        pytest.skip(why)
+    sides = Sides({"peer": _peer_python(), "facade": sys.executable, "upstream": upstream, "ours": sys.executable})
+    for library in ("aiokafka", "kafka-python", "confluent-kafka"):
+        _with_program(sides, f"opentelemetry-instrumentation-{library}", OTEL_VERSION)
     return sides
 
 

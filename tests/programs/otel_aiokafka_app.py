@@ -1,6 +1,6 @@
 """An aiokafka program traced by OpenTelemetry's aiokafka instrumentation, run and read back.
 
-Run by test_otel_facades.py with opentelemetry-instrumentation-aiokafka 0.66b1 (installed by
+Run by test_otel.py with opentelemetry-instrumentation-aiokafka 0.66b1 (installed by
 scripts/install-programs.sh): under the real aiokafka 0.14 (.bench-venv) and under this package's
 aiokafka facade (``python -m confluent_kafka.compat run``). The instrumentation wraps
 ``AIOKafkaProducer.send`` and ``AIOKafkaConsumer.getone``/``getmany``, reads the clients'

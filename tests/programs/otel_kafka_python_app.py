@@ -1,6 +1,6 @@
 """A kafka-python program traced by OpenTelemetry's kafka-python instrumentation, run and read back.
 
-Run by test_otel_facades.py with opentelemetry-instrumentation-kafka-python 0.66b1 (installed by
+Run by test_otel.py with opentelemetry-instrumentation-kafka-python 0.66b1 (installed by
 scripts/install-programs.sh): under the real kafka-python 3.0 (.bench-venv) and under this
 package's kafka-python facade (``python -m confluent_kafka.compat run``). The instrumentation
 imports ``kafka.record.abc``, wraps ``KafkaProducer.send`` and ``KafkaConsumer.__next__``, reads

@@ -29,10 +29,15 @@ def described(exporter: InMemorySpanExporter, topic: str, received: List[Any]) -
     def hidden(value: Any) -> Any:
         return value.replace(topic, "<topic>") if isinstance(value, str) else value
 
+    def field(record: Any, name: str) -> Any:
+        """A record's field: an attribute (aiokafka, kafka-python) or a method (confluent-kafka)."""
+        value = getattr(record, name)
+        return value() if callable(value) else value
+
     return {
-        "values": [r.value.decode() for r in received],
+        "values": [field(r, "value").decode() for r in received],
         # the trace context the instrumentation put in the headers, beside the program's own
-        "header_keys": [sorted(k for k, _ in r.headers) for r in received],
+        "header_keys": [sorted(k for k, _ in field(r, "headers") or ()) for r in received],
         "spans": sorted([{"name": hidden(s.name), "kind": s.kind.name,
                           "attributes": {k: hidden(v) for k, v in sorted((s.attributes or {}).items())},
                           "continues_a_send": s.context.trace_id in sends}

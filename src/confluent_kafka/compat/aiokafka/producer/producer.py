@@ -411,15 +411,10 @@ class AIOKafkaProducer:
         parts = self._partitions.get(topic, [])
         return int((self._partitioner or _DEFAULT_PARTITIONER)(serialized_key, parts, parts))
 
-    async def _choose_partition(self, topic: str, partition: Optional[int], key_bytes: Any,
-                                always: bool) -> Optional[int]:
+    async def _choose_partition(self, topic: str, partition: Optional[int], key_bytes: Any) -> int:
         """:meth:`_partition` once the topic's partitions are known (fetched when they are not, or
-        do not hold ``partition``). Without ``always`` and with no partitioner to run in Python, a
-        record without a partition is left to librdkafka's murmur2_random: None."""
-        if partition is None:
-            if not always and self._partitioner is None:
-                return None
-        else:
+        do not hold ``partition``)."""
+        if partition is not None:
             _check_partition(partition)  # before any metadata is asked for
         known = self._partition_sets.get(topic)
         if known is None or (partition is not None and partition not in known):
@@ -491,7 +486,8 @@ class AIOKafkaProducer:
             raise MessageSizeTooLargeError(
                 f"The message is {size} bytes when serialized which is larger than max_request_size "
                 f"({self._max_request_size})")
-        partition = await self._choose_partition(topic, partition, key, always=False)
+        if partition is not None or self._partitioner is not None:  # (otherwise librdkafka picks)
+            partition = await self._choose_partition(topic, partition, key)
         loop = self._loop
         if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
             fut: "asyncio.Future[RecordMetadata]" = _Future(loop=loop)
@@ -565,8 +561,7 @@ class AIOKafkaProducer:
         if not isinstance(batch, BatchBuilder):
             raise TypeError(f"batch must come from create_batch(), got {type(batch).__name__}")
         # None: one partition for the whole batch, which the partitioner picks as for no key (aiokafka).
-        partition = await self._choose_partition(topic, partition, None, always=True)
-        assert partition is not None
+        partition = await self._choose_partition(topic, partition, None)
         if self._transactional and not self._in_txn:
             raise IllegalOperation("Can't send messages while not in transaction")
         batch.close()

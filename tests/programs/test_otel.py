@@ -1,11 +1,12 @@
-"""OpenTelemetry's instrumentations of aiokafka and kafka-python (0.66b1), unchanged, on the
-facades and on the real libraries (aiokafka 0.14, kafka-python 3.0): the same spans, with the same
-attributes, and each record's receive span continuing its send's trace through the headers
-(tests/programs/otel_aiokafka_app.py, otel_kafka_python_app.py).
+"""OpenTelemetry's instrumentations (0.66b1) of aiokafka, kafka-python and confluent-kafka,
+unchanged: on the facades and on the real aiokafka 0.14 and kafka-python 3.0, and on this package
+and on upstream confluent-kafka 2.16.1. Each side must record the same spans, with the same
+attributes, and carry the trace context in the records' headers (tests/programs/otel_*_app.py).
 
-The instrumentations read the clients' internals on every call, outside any error handling
-(aiokafka's ``producer.client``/``consumer._client``, kafka-python's ``config``), and the
-kafka-python one imports ``kafka.record.abc``: a facade without them fails every traced call.
+The aiokafka and kafka-python instrumentations read the clients' internals on every call, outside
+any error handling (aiokafka's ``producer.client``/``consumer._client``, kafka-python's
+``config``), and the kafka-python one imports ``kafka.record.abc``: a facade without them fails
+every traced call. The confluent-kafka one subclasses ``Producer`` and ``Consumer``.
 """
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ import pytest
 
 from programs_support import Sides
 
-PROGRAMS = {"aiokafka": "otel_aiokafka_app.py", "kafka-python": "otel_kafka_python_app.py"}
+PROGRAMS = {"aiokafka": "otel_aiokafka_app.py", "kafka-python": "otel_kafka_python_app.py",
+            "confluent-kafka": "otel_confluent_kafka_app.py"}
+# The side that runs the real library, and the side that runs this package in its place.
+SIDES = {"aiokafka": ("peer", "facade"), "kafka-python": ("peer", "facade"), "confluent-kafka": ("upstream", "ours")}
 # The send span's partition, which kafka-python's instrumentation reads from the future send()
 # returns: kafka-python picks the partition before send() returns; the facade leaves it to
 # librdkafka, which picks it later, so the attribute is missing (docs/kafka_python.md).
@@ -25,16 +29,13 @@ SEND_PARTITION = "messaging.kafka.partition"
 
 @pytest.fixture(scope="module")
 def runs(otel_sides: Sides, kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> dict[Any, Any]:
-    """Each program's document on each side, all four run at once."""
+    """Each program's document on both of its sides, the six run at once: ``{(library, "real" |
+    "ours"): document}``."""
     run = uuid.uuid4().hex[:10]
     cwd = tmp_path_factory.mktemp("otel")
-    procs = {}
-    for library, script in PROGRAMS.items():
-        real = "aiokafka" if library == "aiokafka" else "kafka-python"
-        for side in ("facade", real):
-            procs[library, side] = (f"{library} on {side}", otel_sides.start(
-                "facade" if side == "facade" else "peer", script, kafka_bootstrap, f"otel-{library}-{side}-{run}",
-                cwd=cwd))
+    procs = {(library, role): (f"{library} on {side}", otel_sides.start(
+                 side, script, kafka_bootstrap, f"otel-{library}-{side}-{run}", cwd=cwd))
+             for library, script in PROGRAMS.items() for role, side in zip(("real", "ours"), SIDES[library])}
     found: dict[Any, Any] = otel_sides.collect(procs)
     return found
 
@@ -45,12 +46,13 @@ def _without_send_partition(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "spans": spans}
 
 
-def test_aiokafka_spans_are_the_same_on_the_facade(runs: dict[Any, Any]) -> None:
-    assert runs["aiokafka", "facade"] == runs["aiokafka", "aiokafka"]
+@pytest.mark.parametrize("library", ["aiokafka", "confluent-kafka"])
+def test_spans_are_the_same(runs: dict[Any, Any], library: str) -> None:
+    assert runs[library, "ours"] == runs[library, "real"]
 
 
-def test_kafka_python_spans_are_the_same_on_the_facade(runs: dict[Any, Any]) -> None:
-    real, ours = runs["kafka-python", "kafka-python"], runs["kafka-python", "facade"]
+def test_kafka_python_spans_are_the_same_but_the_send_partition(runs: dict[Any, Any]) -> None:
+    real, ours = runs["kafka-python", "real"], runs["kafka-python", "ours"]
     assert _without_send_partition(ours) == _without_send_partition(real)
     sends = [(s["attributes"].get(SEND_PARTITION, "missing"), o["attributes"].get(SEND_PARTITION, "missing"))
              for s, o in zip(real["spans"], ours["spans"]) if s["kind"] == "PRODUCER"]
@@ -59,13 +61,21 @@ def test_kafka_python_spans_are_the_same_on_the_facade(runs: dict[Any, Any]) -> 
 
 @pytest.mark.parametrize("library", PROGRAMS)
 def test_spans_say_what_happened(runs: dict[Any, Any], library: str) -> None:
-    doc = runs[library, "facade"]
+    doc = runs[library, "ours"]
     assert doc["values"] == ["v0", "v1", "v2"]
     assert doc["header_keys"] == [["traceparent"], ["traceparent"], ["own", "traceparent"]]
     sends = [s for s in doc["spans"] if s["kind"] == "PRODUCER"]
     consumer = [s for s in doc["spans"] if s["kind"] == "CONSUMER"]
     assert len(sends) == 3 and all(s["name"] == "<topic> send" for s in sends)
     assert all(s["continues_a_send"] for s in sends)
+    if library == "confluent-kafka":
+        # A "recv" span per poll(), and a "process" span per record; the instrumentation starts a
+        # trace of its own for each rather than continuing the send's.
+        process = [s for s in consumer if s["name"] == "<topic> process"]
+        assert [s["attributes"]["messaging.message.id"] for s in process] == [f"<topic>.0.{i}" for i in range(3)]
+        assert [s["name"] for s in consumer].count("recv") == 3 and len(consumer) == 6
+        assert {s["attributes"]["messaging.system"] for s in sends + process} == {"kafka"}
+        return
     if library == "aiokafka":
         assert {s["attributes"]["messaging.client.id"] for s in sends} == {"otel-producer"}
         assert sorted(s["attributes"]["messaging.kafka.message.key"] for s in sends
