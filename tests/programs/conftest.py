@@ -1,14 +1,15 @@
 """The programs tier: programs written for upstream confluent-kafka or aiokafka, run unchanged on
 this package.
 
-Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's instrumentations of the
-three clients and their dependencies, installed by scripts/install-programs.sh into ``programs/`` of each
-virtualenv, on ``PYTHONPATH`` for the programs' processes only) runs as a subprocess on each side: this project's interpreter (.venv,
-this worktree's ``src`` first on ``PYTHONPATH``) and the upstream wheel's (.compat-venv, found as
-tests/compat does); for aiokafka programs, the real aiokafka's (.bench-venv) and this project's
-under ``python -m confluent_kafka.compat run``. The runs use their own topics, consumer groups
-and state directories, and the tests compare what they observed. Without an interpreter, or
-without the program in one of them, the tier skips, saying why.
+Each program (quixstreams 3.28, FastStream 0.7.8, OpenTelemetry's instrumentations of the three
+clients, and their dependencies, installed by scripts/install-programs.sh into ``programs/`` of
+each virtualenv, on ``PYTHONPATH`` for the programs' processes only) runs as a subprocess on each
+side: this project's interpreter (.venv, this worktree's ``src`` first on ``PYTHONPATH``) and the
+upstream wheel's (.compat-venv, found as tests/compat does); for aiokafka and kafka-python
+programs, the real libraries' (.bench-venv, "peer") and this project's under ``python -m
+confluent_kafka.compat run`` ("facade"). The runs use their own topics, consumer groups and state
+directories, and the tests compare what they observed. Without an interpreter, or without the
+program in one of them, the tier skips, saying why.
 """
 from __future__ import annotations
 
@@ -24,20 +25,15 @@ from programs_support import (FASTSTREAM_VERSION, OTEL_VERSION, QUIXSTREAMS_VERS
 
 @pytest.fixture(scope="session")
 def program_sides() -> Sides:
-    upstream, why = upstream_python()
-    if upstream is None:
-        pytest.skip(why)
-    return _with_program(Sides({"ours": sys.executable, "upstream": upstream}), "quixstreams", QUIXSTREAMS_VERSION)
+    return _with_program(Sides({"ours": sys.executable, "upstream": _upstream_python()}), "quixstreams",
+                         QUIXSTREAMS_VERSION)
 
 
 @pytest.fixture(scope="session")
 def faststream_sides() -> Sides:
     """FastStream's two flavours on four sides: ``faststream.confluent`` on ours and on upstream,
     ``faststream.kafka`` on the real aiokafka 0.14 (.bench-venv) and on the aiokafka facade."""
-    upstream, why = upstream_python()
-    if upstream is None:
-        pytest.skip(why)
-    sides = Sides({"ours": sys.executable, "upstream": upstream, "aiokafka": _peer_python(),
+    sides = Sides({"ours": sys.executable, "upstream": _upstream_python(), "peer": _peer_python(),
                    "facade": sys.executable})
     return _with_program(sides, "faststream", FASTSTREAM_VERSION)
 
@@ -46,13 +42,19 @@ def faststream_sides() -> Sides:
 def otel_sides() -> Sides:
     """OpenTelemetry's instrumentations: of aiokafka and kafka-python on the real libraries
     (.bench-venv, "peer") and on the facades, of confluent-kafka on upstream and on ours."""
-    upstream, why = upstream_python()
-    if upstream is None:
-        pytest.skip(why)
-    sides = Sides({"peer": _peer_python(), "facade": sys.executable, "upstream": upstream, "ours": sys.executable})
+    sides = Sides({"peer": _peer_python(), "facade": sys.executable, "upstream": _upstream_python(),
+                   "ours": sys.executable})
     for library in ("aiokafka", "kafka-python", "confluent-kafka"):
         _with_program(sides, f"opentelemetry-instrumentation-{library}", OTEL_VERSION)
     return sides
+
+
+def _upstream_python() -> str:
+    """The upstream wheel's interpreter (as tests/compat finds it), or skip."""
+    upstream, why = upstream_python()
+    if upstream is None:
+        pytest.skip(why)
+    return upstream
 
 
 def _peer_python() -> str:

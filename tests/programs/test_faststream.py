@@ -6,8 +6,8 @@ One application (tests/programs/faststream_app.py) on each of the four sides: a 
 return value a publisher sends on, a batch subscriber fed by publish_batch(), manual acks, a
 partition assigned without a group, a message's key, headers and correlation id, a topic
 FastStream creates with three partitions, a message nacked by a failing handler and delivered
-again, ping(), and FastStream's in-memory test broker with a request/reply. Every side must observe the same document, the one below: every message received,
-no error logged.
+again, ping(), and FastStream's in-memory test broker with a request/reply. Every side must
+observe the same document, the one below: every message received, no error logged.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ EXPECTED: dict[str, Any] = {
     "in_memory_reply": "PING",
     "errors": [],
 }
-FLAVOURS = {"confluent": ("ours", "upstream"), "kafka": ("facade", "aiokafka")}
+FLAVOURS = {"confluent": ("ours", "upstream"), "kafka": ("facade", "peer")}  # peer: the real aiokafka
 
 
 @pytest.fixture(scope="module")

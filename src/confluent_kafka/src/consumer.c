@@ -992,12 +992,18 @@ static PyObject *Consumer_get_watermark_offsets(Handle *self, PyObject *args, Py
     return Py_BuildValue("(LL)", (long long)lo, (long long)hi);
 }
 
+/* The consumer's group metadata (NULL without a group), to be destroyed by the caller.
+ * librdkafka's main thread answers: wait for it without the GIL. */
+static rd_kafka_consumer_group_metadata_t *group_metadata(Handle *self) {
+    rd_kafka_consumer_group_metadata_t *cgmd;
+    CFL_BLOCKING(self, cgmd = rd_kafka_consumer_group_metadata(self->rk));
+    return cgmd;
+}
+
 static PyObject *Consumer_consumer_group_metadata(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
-    rd_kafka_consumer_group_metadata_t *cgmd;
-    /* librdkafka's main thread answers: wait for it without the GIL. */
-    CFL_BLOCKING(self, cgmd = rd_kafka_consumer_group_metadata(self->rk));
+    rd_kafka_consumer_group_metadata_t *cgmd = group_metadata(self);
     if (cgmd == NULL)
         return cfl_raise(self->st, RD_KAFKA_RESP_ERR__INVALID_ARG, "consumer has no group metadata (group.id set?)");
     void *buf;
@@ -1017,14 +1023,14 @@ static PyObject *Consumer_consumer_group_metadata(Handle *self, PyObject *unused
 static PyObject *Consumer_group_membership(Handle *self, PyObject *unused) {
     if (check(self) < 0)
         return NULL;
-    rd_kafka_consumer_group_metadata_t *cgmd;
-    CFL_BLOCKING(self, cgmd = rd_kafka_consumer_group_metadata(self->rk));
+    rd_kafka_consumer_group_metadata_t *cgmd = group_metadata(self);
     if (cgmd == NULL)
         Py_RETURN_NONE;
-    const char *instance = rd_kafka_consumer_group_metadata_group_instance_id(cgmd);
+    const char *member = rd_kafka_consumer_group_metadata_member_id(cgmd);
     PyObject *result = Py_BuildValue("(sisz)", rd_kafka_consumer_group_metadata_group_id(cgmd),
                                      (int)rd_kafka_consumer_group_metadata_generation_id(cgmd),
-                                     rd_kafka_consumer_group_metadata_member_id(cgmd), instance);
+                                     member != NULL ? member : "",
+                                     rd_kafka_consumer_group_metadata_group_instance_id(cgmd));
     rd_kafka_consumer_group_metadata_destroy(cgmd);
     return result;
 }
