@@ -15,6 +15,11 @@ Each run is a process of its own (bench/aio_worker.py) with N values of SIZE byt
                                     the awaited row on librdkafka's mock cluster with a 1 ms
                                     round trip (ours, aiokafka and the facade): what loopback
                                     hides, such as how many partitions one round trip carries
+  aio send and wait, 16 tasks, 1 ms round trip, 16 partitions [, keyed]
+                                    on that cluster, 16 tasks share one producer, each sending
+                                    one message at a time and awaiting its delivery (aiokafka:
+                                    send_and_wait()), as a service handling requests does;
+                                    without keys, then with a key of its own on every message
 
 The "aiokafka on ours" rows run aiokafka's code of each workload unchanged, with ``import
 aiokafka`` resolved to this project's confluent_kafka.compat.aiokafka (bench/aio_worker.py
@@ -53,6 +58,8 @@ AIO_CONSUME_N = 1_000_000
 NETWORK_RTT_MS = 1
 NETWORK_PARTITIONS = 16
 NETWORK_CLIENTS = ("ours", "aiokafka", "aiokafka on ours")  # upstream's 1 s batching would dominate
+NETWORK_TASKS = 16
+NETWORK_TASKS_N = 3_200  # about 0.3 s at 10,000 messages/s, one round trip each
 
 
 @contextlib.contextmanager
@@ -92,15 +99,21 @@ def run(session: common.Session) -> None:
                                     "-n", n, "--size", size, "--mode"] + mode.split())
                 session.record(label(name), client, rep, r)
 
-    network = label(f"aio produce, awaited in batches, {NETWORK_RTT_MS} ms round trip, "
-                    f"{NETWORK_PARTITIONS} partitions")
+    where = f"{NETWORK_RTT_MS} ms round trip, {NETWORK_PARTITIONS} partitions"
+    network = label(f"aio produce, awaited in batches, {where}")
+    tasks = f"aio send and wait, {NETWORK_TASKS} tasks, {where}"
+    network_rows = ((network, n, ["--mode", "batches"]),
+                    (session.workload(tasks, NETWORK_TASKS_N), NETWORK_TASKS_N, ["--mode", "concurrent"]),
+                    (session.workload(f"{tasks}, keyed", NETWORK_TASKS_N), NETWORK_TASKS_N,
+                     ["--mode", "concurrent", "--keyed"]))
     for rep in range(session.args.repeat):
-        for client in session.client_order(rep, NETWORK_CLIENTS):
-            topic = common.fresh_topic("bench-aio-net")
-            with network_broker(session, topic):
-                r = worker(client, ["--client", common.FACADES.get(client, client), "--topic", topic,
-                                    "-n", n, "--size", size, "--mode", "batches"])
-            session.record(network, client, rep, r)
+        for workload, count, mode in network_rows:
+            for client in session.client_order(rep, NETWORK_CLIENTS):
+                topic = common.fresh_topic("bench-aio-net")
+                with network_broker(session, topic):
+                    r = worker(client, ["--client", common.FACADES.get(client, client), "--topic", topic,
+                                        "-n", count, "--size", size] + mode)
+                session.record(workload, client, rep, r)
 
     session.fresh_broker()
     topic = common.fresh_topic("bench-aio-consume")
@@ -136,7 +149,12 @@ def run(session: common.Session) -> None:
                      f"done-callback on each, resolved 1,024 at a time, no Kafka) takes "
                      f"{ceiling['cpu_seconds']:.2f} CPU s for {n:,} messages here "
                      f"({ceiling['msgs_per_s']:,.0f} msgs/s)")
-    for workload in [label(w) for w, _, _ in PRODUCE] + [network, consume]:
+    for workload, _, _ in network_rows[1:]:
+        for client, rs in session.runs.get(workload, {}).items():
+            med = common.median_run(rs)
+            session.note(f"{workload}: {client} waits {med['mean_wait_ms']:.2f} ms for a delivery on average, "
+                         f"p99 {med['p99_wait_ms']:.2f} ms")
+    for workload in [label(w) for w, _, _ in PRODUCE] + [w for w, _, _ in network_rows] + [consume]:
         med = {c: common.median_run(rs) for c, rs in session.runs.get(workload, {}).items()}
         if "ours" in med and "aiokafka" in med:
             session.note(f"{workload}: ours / aiokafka = "

@@ -10,6 +10,11 @@ Runs with whichever interpreter has the client under test: this project's conflu
                    then one flush
   --mode consume   N messages of partition 0 of a filled topic, BATCH at a time (consume() /
                    aiokafka getmany()); the clock starts at the first arrival
+  --mode concurrent
+                   --tasks T tasks, each sending N/T messages one at a time, each awaited until
+                   delivered (ours: produce() and its future; aiokafka: send_and_wait()), every
+                   message with a key of its own with --keyed; also reports the mean and p99
+                   of a message's wait
   --mode floor     no Kafka: the asyncio work that 'batches' asks of any client (a coroutine
                    awaited, a future made, gathered and resolved per message), the ceiling of
                    that workload on this interpreter and machine
@@ -62,6 +67,9 @@ class Confluent:
             futs = [await p.produce(topic, value) for _ in range(min(BATCH, n - start))]
             await asyncio.gather(*futs)
 
+    async def send_and_wait(self, p, topic: str, value: bytes, key) -> None:
+        await (await p.produce(topic, value, key=key))
+
     async def produce_forget(self, p, topic: str, value: bytes, n: int) -> None:
         if self.client == "ours":
             enqueue = p.enqueue
@@ -113,6 +121,9 @@ class AioKafka:
             futs = [await p.send(topic, value) for _ in range(min(BATCH, n - start))]
             await asyncio.gather(*futs)
 
+    async def send_and_wait(self, p, topic: str, value: bytes, key) -> None:
+        await p.send_and_wait(topic, value, key=key)
+
     async def produce_forget(self, p, topic: str, value: bytes, n: int) -> None:
         for _ in range(n):
             await p.send(topic, value)
@@ -151,6 +162,10 @@ async def produce(api, args) -> dict:
     await asyncio.wait_for(await p.send(args.topic, b"warm-up") if isinstance(api, AioKafka)
                            else await p.produce(args.topic, b"warm-up"), 30)
     startup = time.perf_counter() - t_start
+    if args.mode == "concurrent":
+        result = await produce_concurrently(api, p, args, value)
+        await api.close_producer(p)
+        return dict(result, startup_seconds=startup)
     cpu0 = time.process_time()
     t0 = time.perf_counter()
     if args.mode == "batches":
@@ -161,6 +176,29 @@ async def produce(api, args) -> dict:
     cpu = time.process_time() - cpu0
     await api.close_producer(p)
     return {"messages": args.n, "seconds": elapsed, "cpu_seconds": cpu, "startup_seconds": startup}
+
+
+async def produce_concurrently(api, p, args, value: bytes) -> dict:
+    """args.tasks tasks, each sending its share one message at a time, each delivered before the
+    next: what a service handling requests at once asks of one shared producer."""
+    waits: list = []
+    per_task = args.n // args.tasks
+
+    async def task(t: int) -> None:
+        for i in range(per_task):
+            key = b"%d-%d" % (t, i) if args.keyed else None
+            sent = time.perf_counter()
+            await api.send_and_wait(p, args.topic, value, key)
+            waits.append(time.perf_counter() - sent)
+
+    cpu0 = time.process_time()
+    t0 = time.perf_counter()
+    await asyncio.gather(*(task(t) for t in range(args.tasks)))
+    elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    waits.sort()
+    return {"messages": len(waits), "seconds": elapsed, "cpu_seconds": cpu,
+            "mean_wait_ms": 1000 * sum(waits) / len(waits), "p99_wait_ms": 1000 * waits[int(0.99 * len(waits))]}
 
 
 async def consume(api, args) -> dict:
@@ -257,7 +295,10 @@ def main() -> int:
     ap.add_argument("--topic", required=True)
     ap.add_argument("-n", type=int, required=True)
     ap.add_argument("--size", type=int, default=100)
-    ap.add_argument("--mode", choices=("batches", "forget", "consume", "floor", "floor-callback"), required=True)
+    ap.add_argument("--mode", choices=("batches", "forget", "concurrent", "consume", "floor", "floor-callback"),
+                    required=True)
+    ap.add_argument("--tasks", type=int, default=16, help="concurrent: how many tasks send")
+    ap.add_argument("--keyed", action="store_true", help="concurrent: a key of its own on every message")
     ap.add_argument("--timeout", type=float, default=300.0, help="bound on the timed part, seconds")
     ap.add_argument("--batch-form", action="store_true", help="ours: produce_batch() instead of futures")
     args = ap.parse_args()

@@ -164,8 +164,9 @@ PRODUCER: Tuple[Option, ...] = _COMMON + (
            "1000000: librdkafka sends one partition per request where aiokafka sends a batch of each, so "
            "its batches must be larger to carry as much per round trip; create_batch() holds 16384", _count),
     Option("partitioner", "facade", None, "the default, or any plain DefaultPartitioner() (Java's murmur2), is "
-           "librdkafka's murmur2_random; another partitioner(key, all_partitions, available) runs in Python "
-           "before each send"),
+           "librdkafka's murmur2_random, which keeps records without a key on one partition for 10 ms (or "
+           "twice linger_ms) where aiokafka picks one at random for each; another partitioner(key, "
+           "all_partitions, available) runs in Python before each send"),
     Option("max_request_size", "property", "message.max.bytes", "", _count),
     Option("linger_ms", "property", "linger.ms", "with max.in.flight.requests.per.connection 5: the next "
            "batches fill while requests are in flight, as aiokafka's do while its one request is out", _ms),

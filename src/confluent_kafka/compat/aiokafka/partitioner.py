@@ -1,8 +1,9 @@
 """``aiokafka.partitioner`` of the aiokafka facade: :class:`DefaultPartitioner` and ``murmur2``.
 
 A producer given a plain ``DefaultPartitioner()`` (aiokafka's default) partitions with
-librdkafka's ``murmur2_random``, the same choice made in C: the Java client's murmur2 of the
-key, a random partition for a record without one. A subclass that overrides ``__call__``, or any
+librdkafka's ``murmur2_random`` in C: the Java client's murmur2 of the key, as here; records
+without a key stay on one random partition for 10 ms (or twice ``linger_ms``), where this class
+picks one for each (docs/aiokafka.md, "Options", says why). A subclass that overrides ``__call__``, or any
 other callable, is called in Python by ``send()``.
 """
 from __future__ import annotations

@@ -274,7 +274,9 @@ _TABLE: List[Option] = [
     *_rows((_P,), "linger_ms", 0, "librdkafka", "linger.ms"),
     *_rows((_P,), "partitioner", DEFAULT_PARTITIONER, "facade",
            "DefaultPartitioner/StickyPartitioner run as librdkafka's murmur2_random (the Java client's "
-           "hash, like kafka-python's); any other Partitioner's partition() is called in send()"),
+           "hash, like kafka-python's), which keeps records without a key on one partition for 10 ms (or "
+           "twice linger_ms), as StickyPartitioner keeps them per batch (DefaultPartitioner picks one at "
+           "random for each); any other Partitioner's partition() is called in send()"),
     *_rows((_P,), "max_block_ms", 60000, "facade",
            "send() waits this long for room in librdkafka's queue before KafkaTimeoutError"),
     *_rows((_P,), "max_request_size", 1048576, "librdkafka", "message.max.bytes"),

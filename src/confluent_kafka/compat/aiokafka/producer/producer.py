@@ -29,6 +29,7 @@ from .._client_view import ClientView
 from ..errors import (IllegalOperation, KafkaConfigurationError, KafkaConnectionError, KafkaError, KafkaTimeoutError,
                      MessageSizeTooLargeError, ProducerClosed, from_librdkafka)
 from ..helpers import FacadeSSLContext
+from ..._partitioning import sticky_partitioning_ms
 from ..partitioner import DefaultPartitioner, runs_in_librdkafka
 from ..structs import OffsetAndMetadata, RecordMetadata, TopicPartition
 
@@ -267,8 +268,10 @@ class AIOKafkaProducer:
         # librdkafka's request holds one partition, so with one in flight the partitions would take
         # turns, a round trip each. Five lets them go out together, and the records sent while five
         # are out fill the next batches. The cost: without enable_idempotence a retried request can
-        # land after a later one (idempotent, librdkafka keeps up to five in order). See
-        # docs/aiokafka.md for the measurements.
+        # land after a later one (idempotent, librdkafka keeps up to five in order). More would
+        # serve keyed records spread over many partitions sooner, but with linger.ms 0 would also
+        # split the records of one partition into many small requests. See docs/aiokafka.md for
+        # the measurements.
         conf["max.in.flight.requests.per.connection"] = 5
         if max_batch_size == _PRODUCER_DEFAULTS["max_batch_size"]:
             # aiokafka's request holds one batch per partition, librdkafka's one partition: 16 KB
@@ -280,6 +283,7 @@ class AIOKafkaProducer:
         in_librdkafka = runs_in_librdkafka(partitioner)
         if in_librdkafka:
             conf["partitioner"] = "murmur2_random"
+            conf["sticky.partitioning.linger.ms"] = sticky_partitioning_ms(linger_ms)
         self._key_serializer = key_serializer
         self._value_serializer = value_serializer
         self._partitioner = None if in_librdkafka else partitioner

@@ -1,10 +1,10 @@
 """``kafka.partitioner``: partitioners for ``KafkaProducer(partitioner=...)``.
 
 :class:`DefaultPartitioner` and :class:`StickyPartitioner` run as librdkafka's ``murmur2_random``
-partitioner (the Java client's hash for keyed records; librdkafka's sticky batching for records
-without a key), so ``send()`` calls no Python for them. Any other :class:`Partitioner` is called
-in ``send()`` with a small cluster view (``topics()``, ``partitions_for_topic()``,
-``available_partitions_for_topic()``).
+partitioner (the Java client's hash for keyed records; for records without a key, librdkafka's
+sticky partitioning: one partition for 10 ms, or twice ``linger_ms``), so ``send()`` calls no
+Python for them. Any other :class:`Partitioner` is called in ``send()`` with a small cluster view
+(``topics()``, ``partitions_for_topic()``, ``available_partitions_for_topic()``).
 """
 from __future__ import annotations
 
@@ -80,4 +80,4 @@ class DefaultPartitioner(Partitioner):
 
 class StickyPartitioner(DefaultPartitioner):
     """Keyed records as :class:`DefaultPartitioner`; records without a key stay on one partition
-    per batch (librdkafka does this itself when the facade runs it)."""
+    per batch (run by the facade, librdkafka keeps them on one for 10 ms, or twice ``linger_ms``)."""

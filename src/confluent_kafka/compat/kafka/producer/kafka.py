@@ -10,6 +10,7 @@ import weakref
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import confluent_kafka as _ck
+from confluent_kafka.compat._partitioning import sticky_partitioning_ms
 from confluent_kafka.compat.kafka import _config
 from confluent_kafka.compat.kafka import errors as Errors
 from confluent_kafka.compat.kafka._util import Stats, call, extras, translate_error
@@ -150,6 +151,8 @@ class KafkaProducer:
                 callable(getattr(self._partitioner, "partition", None)) or callable(self._partitioner)):
             raise Errors.KafkaConfigurationError("partitioner must be a kafka.partitioner.Partitioner")
         conf["partitioner"] = "murmur2_random"
+        if self._partitioner is None:
+            conf["sticky.partitioning.linger.ms"] = sticky_partitioning_ms(cfg["linger_ms"])
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
         # produce() that makes the record's future and settles it in C on delivery

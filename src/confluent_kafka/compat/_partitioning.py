@@ -1,0 +1,20 @@
+"""How librdkafka partitions records without a key for both facades' default partitioners."""
+from __future__ import annotations
+
+#: The least time records without a key stay on one partition: librdkafka's own default (twice
+#: linger.ms) at its default linger.ms of 5 ms.
+STICKY_PARTITIONING_MIN_MS = 10
+
+
+def sticky_partitioning_ms(linger_ms: float) -> int:
+    """librdkafka's ``sticky.partitioning.linger.ms`` for a facade producer lingering ``linger_ms``.
+
+    librdkafka's default is twice linger.ms, so kafka-python's and aiokafka's ``linger_ms`` 0 would
+    send each record without a key to a random partition of its own. librdkafka's request holds
+    one partition, where those clients' request holds every partition: records spread that way
+    leave in many small requests, one per request slot, and under concurrency on a network each
+    send waits several round trips (docs/aiokafka.md measures it). Kept on one partition for a
+    while, as the Java client and kafka-python's StickyPartitioner keep them, they leave together;
+    over time they still spread over every partition.
+    """
+    return int(max(STICKY_PARTITIONING_MIN_MS, 2 * linger_ms))
