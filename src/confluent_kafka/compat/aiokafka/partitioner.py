@@ -3,8 +3,8 @@
 A producer given a plain ``DefaultPartitioner()`` (aiokafka's default) partitions with
 librdkafka's ``murmur2_random`` in C: the Java client's murmur2 of the key, as here; records
 without a key stay on one random partition for 10 ms (or twice ``linger_ms``), where this class
-picks one for each (docs/aiokafka.md, "Options", says why). A subclass that overrides ``__call__``, or any
-other callable, is called in Python by ``send()``.
+picks one for each (docs/aiokafka.md, "Options", says why). A subclass that overrides
+``__call__``, or any other callable, is called in Python by ``send()``.
 """
 from __future__ import annotations
 
