@@ -15,9 +15,10 @@ from typing import Any, Callable, List, Set, Tuple
 
 import pytest
 
-from confluent_kafka.compat._partitioning import STICKY_PARTITIONING_MIN_MS
+from confluent_kafka.compat._partitioning import STICKY_PARTITIONING_MIN_MS, sticky_partitioning_ms
 from confluent_kafka.compat.aiokafka import AIOKafkaProducer
 from confluent_kafka.compat.kafka import KafkaProducer
+from confluent_kafka.compat.kafka.errors import IllegalArgumentError
 from confluent_kafka.compat.kafka.partitioner import DefaultPartitioner, StickyPartitioner
 
 pytestmark = pytest.mark.mock
@@ -108,3 +109,23 @@ def test_keyed_records_keep_the_hash_partition(mock_cluster: Any) -> None:
             await producer.stop()
 
     assert asyncio.run(send()) == [(murmur2(k) & 0x7FFFFFFF) % PARTITIONS for k in keys]
+
+
+@pytest.mark.parametrize("linger, period", [(0, 10), (4.5, 10), (20, 40), (600_000, 900_000),
+                                            (None, None), ("abc", None), (True, None), (float("nan"), None),
+                                            (-1, None)])
+def test_the_sticky_period_follows_linger_within_librdkafka_range(linger: Any, period: Any) -> None:
+    """Twice linger_ms, at least 10 ms, at most librdkafka's 900,000; nothing for a linger_ms
+    that is no number of milliseconds, which the check of linger.ms then reports as before."""
+    assert sticky_partitioning_ms(linger) == period
+
+
+def test_a_long_linger_still_makes_a_producer(mock_cluster: Any) -> None:
+    producer = KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, linger_ms=600_000,
+                             delivery_timeout_ms=900_000)
+    producer.close(5)
+
+
+def test_a_linger_that_is_no_number_is_refused_by_its_own_check(mock_cluster: Any) -> None:
+    with pytest.raises(IllegalArgumentError, match="queue.buffering.max.ms"):
+        KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, linger_ms="abc")

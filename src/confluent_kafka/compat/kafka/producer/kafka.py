@@ -151,8 +151,9 @@ class KafkaProducer:
                 callable(getattr(self._partitioner, "partition", None)) or callable(self._partitioner)):
             raise Errors.KafkaConfigurationError("partitioner must be a kafka.partitioner.Partitioner")
         conf["partitioner"] = "murmur2_random"
-        if self._partitioner is None:
-            conf["sticky.partitioning.linger.ms"] = sticky_partitioning_ms(cfg["linger_ms"])
+        sticky = sticky_partitioning_ms(cfg["linger_ms"])
+        if self._partitioner is None and sticky is not None:
+            conf["sticky.partitioning.linger.ms"] = sticky
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
         # produce() that makes the record's future and settles it in C on delivery
