@@ -8,6 +8,7 @@ reordered.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
@@ -47,6 +48,23 @@ class Audit:
         return (f"acknowledged={self.acknowledged} failed={self.failed} delivered={self.delivered} "
                 f"lost={len(self.lost)} duplicated={len(self.duplicated)} "
                 f"reordered_partitions={len(self.reordered)}")
+
+
+def held_messages(stats: Optional[str], topic: str) -> str:
+    """What librdkafka's latest statistics say of a producer that still holds messages: the
+    idempotence state, each of ``topic``'s partitions (leader, messages produced, sent, queued,
+    in flight, acknowledged) and each broker's connection and request counts; the evidence for
+    a producer that stopped sending."""
+    if stats is None:
+        return "no statistics arrived"
+    s = json.loads(stats)
+    keys = ("leader", "broker", "msgs", "txmsgs", "msgq_cnt", "xmit_msgq_cnt", "msgs_inflight",
+            "next_ack_seq", "next_err_seq", "acked_msgid")
+    partitions = {part: {k: v.get(k) for k in keys}
+                  for part, v in s.get("topics", {}).get(topic, {}).get("partitions", {}).items()}
+    brokers = {b.get("nodeid"): {k: b.get(k) for k in ("state", "outbuf_cnt", "waitresp_cnt")}
+               for b in s.get("brokers", {}).values()}
+    return f"statistics at age {s.get('age')} us: eos {s.get('eos')}; partitions {partitions}; brokers {brokers}"
 
 
 def produce_waiting(p: Producer, topic: str, value: bytes, partition: int, wait: float,

@@ -9,7 +9,7 @@ end and audits delivered / lost / duplicated / reordered (tests/delivery_audit.p
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import pytest
 
@@ -17,7 +17,7 @@ from confluent_kafka import KafkaError, Producer
 from confluent_kafka.testing import ApiKey, MockCluster
 
 from clients import Reports
-from delivery_audit import Audit, audit, produce_waiting, read_partition_to_end, value_of
+from delivery_audit import Audit, audit, held_messages, produce_waiting, read_partition_to_end, value_of
 
 pytestmark = pytest.mark.mock
 
@@ -27,9 +27,10 @@ Fault = Callable[[MockCluster, str, int], None]  # (cluster, topic, step) -> Non
 
 
 def produce_through(mock_cluster: MockCluster, topic: str, p: Producer, dr: Reports,
-                    fault: Fault, steps: int = 10) -> Dict[int, List[bytes]]:
+                    fault: Fault, stats: List[Optional[str]], steps: int = 10) -> Dict[int, List[bytes]]:
     """Produce N messages in ``steps`` slices, calling ``fault(cluster, topic, step)`` before
-    each slice; then flush. Returns the values sent to each partition, in produce order."""
+    each slice; then flush. Returns the values sent to each partition, in produce order.
+    ``stats[0]`` holds librdkafka's latest statistics, reported if messages are left."""
     produced: Dict[int, List[bytes]] = {part: [] for part in range(PARTITIONS)}
     per_step = N // steps
     for step in range(steps):
@@ -46,7 +47,8 @@ def produce_through(mock_cluster: MockCluster, topic: str, p: Producer, dr: Repo
         p.poll(0.05)  # let some requests go out before the next fault
     fault(mock_cluster, topic, steps)  # the last step heals whatever is still broken
     remaining = p.flush(120)
-    assert remaining == 0, f"{remaining} messages still queued after the faults healed"
+    assert remaining == 0, (f"{remaining} messages still queued after the faults healed: "
+                            f"{held_messages(stats[0], topic)}")
     return produced
 
 
@@ -62,13 +64,15 @@ def run(mock_cluster: MockCluster, topic: str, make_producer: Callable[..., Prod
     all N messages go in one transaction, committed after the flush."""
     mock_cluster.create_topic(topic, PARTITIONS, 3)
     dr = Reports()
+    stats: List[Optional[str]] = [None]  # the latest statistics: the evidence if a flush leaves messages
     p = make_producer({"enable.idempotence": True, "linger.ms": 5, "retry.backoff.ms": 50,
-                       "log_level": 0, **conf}, on_delivery=dr)
+                       "log_level": 0, "statistics.interval.ms": 1000, **conf}, on_delivery=dr,
+                      stats_cb=lambda s: stats.__setitem__(0, s))
     transactional = "transactional.id" in conf
     if transactional:
         p.init_transactions(30)
         p.begin_transaction()
-    produced = produce_through(mock_cluster, topic, p, dr, fault)
+    produced = produce_through(mock_cluster, topic, p, dr, fault, stats)
     if transactional:
         p.commit_transaction(60)
     p.poll(0)
