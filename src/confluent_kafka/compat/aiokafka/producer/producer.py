@@ -281,9 +281,9 @@ class AIOKafkaProducer:
         if transactional_id is None:
             conf.pop("transaction.timeout.ms", None)
         in_librdkafka = runs_in_librdkafka(partitioner)
-        sticky = sticky_partitioning_ms(linger_ms)
         if in_librdkafka:
             conf["partitioner"] = "murmur2_random"
+            sticky = sticky_partitioning_ms(linger_ms)
             if sticky is not None:
                 conf["sticky.partitioning.linger.ms"] = sticky
         self._key_serializer = key_serializer

@@ -151,8 +151,8 @@ class KafkaProducer:
                 callable(getattr(self._partitioner, "partition", None)) or callable(self._partitioner)):
             raise Errors.KafkaConfigurationError("partitioner must be a kafka.partitioner.Partitioner")
         conf["partitioner"] = "murmur2_random"
-        sticky = sticky_partitioning_ms(cfg["linger_ms"])
-        if self._partitioner is None and sticky is not None:
+        sticky = sticky_partitioning_ms(cfg["linger_ms"]) if self._partitioner is None else None
+        if sticky is not None:
             conf["sticky.partitioning.linger.ms"] = sticky
         self._max_block = cfg["max_block_ms"] / 1000.0
         self._producer = call(_ck.Producer, conf)
