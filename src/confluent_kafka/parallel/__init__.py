@@ -4,7 +4,8 @@
 ``async def`` handler as asyncio tasks on :mod:`confluent_kafka.aio`. See docs/parallel.md.
 """
 
+from ._aio import AIOParallelConsumer
 from ._failures import DeadLetterError, HandlerError
 from ._threaded import ParallelConsumer
 
-__all__ = ["DeadLetterError", "HandlerError", "ParallelConsumer"]
+__all__ = ["AIOParallelConsumer", "DeadLetterError", "HandlerError", "ParallelConsumer"]

@@ -130,14 +130,6 @@ class ParallelBase:
         self._next_commit = now + self._options.commit_interval
         self._next_stats = now + self._options.stats_interval
 
-    def _high_watermarks(self, consumer: Any) -> None:
-        marks = {}
-        for tp in self._dispatcher.assigned():
-            try:
-                marks[tp] = consumer.get_watermark_offsets(TopicPartition(*tp), cached=True)[1]
-            except KafkaException:
-                continue
-        self._dispatcher.set_high_watermarks(marks)
 
     def _failure(self) -> Optional[HandlerError]:
         failure = self._dispatcher.failure

@@ -142,15 +142,24 @@ class Dispatcher:
     def wait_idle(self, tps: Optional[Iterable[TP]], timeout: float) -> bool:
         """Wait until no record of these partitions (of any, for None) runs; False on timeout."""
         deadline = time.monotonic() + timeout
-        with self._lock:
-            trackers = list(self._parts.values()) if tps is None else [
-                self._parts[tp] for tp in tps if tp in self._parts]
-            while any(t.in_flight for t in trackers) if tps is not None else self._in_flight:
+        tps = None if tps is None else list(tps)
+        with self._changed:
+            while self._busy(tps):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
                 self._changed.wait(min(left, 0.5))
             return True
+
+    def busy(self, tps: Optional[Iterable[TP]]) -> bool:
+        """Whether a record of these partitions (of any, for None) is running."""
+        with self._lock:
+            return self._busy(None if tps is None else list(tps))
+
+    def _busy(self, tps: Optional[List[TP]]) -> bool:
+        if tps is None:
+            return self._in_flight > 0
+        return any(self._parts[tp].in_flight for tp in tps if tp in self._parts)
 
     def commits(self, tps: Optional[Iterable[TP]] = None) -> List[Tuple[TP, int, str]]:
         """(partition, offset, metadata) for each partition with progress not yet committed."""

@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
-from ..cimpl import Consumer, KafkaException, Producer
+from ..cimpl import Consumer, KafkaException, Producer, TopicPartition
 from ._base import COMMITTED_TIMEOUT, CONSUME_BATCH, POLL_TIMEOUT, ParallelBase, logger, topic_partitions
 from ._dispatch import Work
 from ._failures import DeadLetterError, dead_letter_headers
@@ -110,8 +110,14 @@ class ParallelConsumer(ParallelBase):
                     self._commit_pending = True
                     consumer.commit(offsets=offsets, asynchronous=True)
             if self._stats_due(now):
-                self._high_watermarks(consumer)
+                dispatcher.set_high_watermarks({tp: self._high_watermark(tp) for tp in dispatcher.assigned()})
                 self._options.stats_cb(self.stats())  # type: ignore[misc]
+
+    def _high_watermark(self, tp: Any) -> int:
+        try:
+            return self._consumer.get_watermark_offsets(TopicPartition(*tp), cached=True)[1]
+        except KafkaException:
+            return -1
 
     def _shutdown(self) -> None:
         dispatcher = self._dispatcher
