@@ -45,8 +45,8 @@ class ThrottleEvent:
         )
 
     def __str__(self) -> str:
-        ms = round(self.throttle_time * 1000)
-        return f"broker {self.broker_name} (id {self.broker_id}) throttled requests for {ms} ms"
+        # Upstream's text, whole milliseconds truncated toward zero, so logs parse the same.
+        return f"{self.broker_name}/{self.broker_id} throttled for {int(self.throttle_time * 1000)} ms"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ThrottleEvent):

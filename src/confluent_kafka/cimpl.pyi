@@ -52,13 +52,13 @@ def version() -> str:
 def libversion() -> Tuple[str, int]:
     """The version of the librdkafka loaded at run time, as a string and an integer."""
 
-def murmur2(key: Union[str, Buffer], partition_count: int) -> int:
+def murmur2(key: Buffer, partition_count: int) -> int:
     """Partition for ``key`` with the Java client's murmur2 partitioner."""
 
-def consistent(key: Union[str, Buffer], partition_count: int) -> int:
+def consistent(key: Buffer, partition_count: int) -> int:
     """Partition for ``key`` with librdkafka's CRC32-based ``consistent`` partitioner."""
 
-def fnv1a(key: Union[str, Buffer], partition_count: int) -> int:
+def fnv1a(key: Buffer, partition_count: int) -> int:
     """Partition for ``key`` with librdkafka's FNV-1a partitioner."""
 
 @overload

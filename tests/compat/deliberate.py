@@ -122,10 +122,20 @@ DIFFERENCES: dict[str, str] = {
         "is an alias of 'callback' (upstream ignores the partition and the key, refuses timestamps), "
         "and partition=None is the default partition.",
     "produce_batch::scenario_other_forms":
-        "produce_batch() also takes a sequence or Arrow array of values (the column form).",
+        "produce_batch() also takes a sequence (or other iterable) or Arrow array of values (the column form); "
+        "what it refuses says so after upstream's own text ('messages must be a list (...)'), "
+        "so code matching upstream's text still matches (produce_batch::scenario_bad_messages_text).",
     "produce_batch::scenario_unencodable_text":
         "produce_batch() raises for a value/key str UTF-8 cannot encode before enqueuing anything "
         "(upstream enqueues the message, then raises).",
+    "module_values::scenario_throttle_event_repr_eq":
+        "repr() of a ThrottleEvent names its fields and events compare and hash by value (upstream: "
+        "object's default repr, an event equal only to itself); str() is upstream's text. Pinned by "
+        "tests/unit/test_module.py::TestThrottleEvent.",
+    "module_values::scenario_partitioner_buffer_keys":
+        "murmur2(), consistent() and fnv1a() take any bytes-like key (bytearray, memoryview), as produce() "
+        "does; upstream takes bytes only. A str or None key raises upstream's TypeError. Pinned by "
+        "tests/unit/test_partitioners.py::test_buffer_keys.",
     "roundtrip::scenario_report_headers":
         "Delivery reports carry the headers that were produced (upstream: headers() is None).",
     "roundtrip::scenario_produce_batch_extras_roundtrip":

@@ -127,7 +127,8 @@ def test_values_keyword_and_empty_batches(unique_topic: str, make_producer: Call
 
 
 BAD_ARGUMENTS = [
-    (dict(messages=[1]), TypeError, r"values\[0\] must be str, bytes"),
+    (dict(messages=[1]), TypeError, r"^Message at index 0 must be a dict \(or, in a sequence of values, str, bytes"),
+    (dict(values=[b"a", 1]), TypeError, r"^values\[1\] must be str, bytes, a buffer or None, not int$"),
     (dict(messages=[b"a", b"b"], keys=[b"k"]), ValueError, "keys has 1 items but there are 2 messages"),
     (dict(messages=[b"a"], partition=[0, 1]), ValueError, "partition has 2 items"),
     (dict(messages=[b"a"], partition=[-2]), ValueError, r"partition\[0\]"),
@@ -135,10 +136,13 @@ BAD_ARGUMENTS = [
     (dict(messages=[b"a", b"b"], timestamps=[0, -5]), ValueError, r"timestamps\[1\]"),
     (dict(messages=[b"a"], headers=[[(None, b"x")]]), TypeError, r"headers\[0\]"),
     (dict(messages=[b"a"], headers=[5]), TypeError, r"headers\[0\]"),
-    (dict(messages=["\udc80"]), ValueError, r"values\[0\]: 'utf-8' codec"),
-    (dict(messages=b"abc"), TypeError, "values must be a sequence"),
-    (dict(messages="abc"), TypeError, "values must be a sequence"),
-    (dict(messages=5), TypeError, "values must be a sequence"),
+    (dict(messages=["\udc80"]), ValueError, r"messages\[0\]: 'utf-8' codec"),
+    (dict(values=["\udc80"]), ValueError, r"values\[0\]: 'utf-8' codec"),
+    # Upstream's text first ("messages must be a list"), then the wider forms.
+    (dict(messages=b"abc"), TypeError, r"^messages must be a list \(.*Arrow array of values\), not bytes$"),
+    (dict(messages="abc"), TypeError, r"^messages must be a list \(.*\), not str$"),
+    (dict(messages=5), TypeError, r"^messages must be a list \(.*\), not int$"),
+    (dict(values="abc"), TypeError, r"^values must be a sequence \(one item per message\) or an Arrow array, not str$"),
     (dict(messages=[{"value": b"a"}], keys=[b"k"]), TypeError, "not with message dicts"),
     (dict(messages=[b"a"], values=[b"a"]), TypeError, "not both"),
     (dict(), TypeError, r"missing required argument 'messages' \(pos 2\)"),

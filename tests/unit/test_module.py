@@ -117,9 +117,12 @@ class TestThrottleEvent:
 
     def test_repr_and_str(self) -> None:
         ev = ThrottleEvent("host:1/3", 3, 0.5)
+        # repr names the fields (upstream: object's default repr; compat: throttle_event_repr_eq).
         assert repr(ev) == "ThrottleEvent(broker_name='host:1/3', broker_id=3, throttle_time=0.5)"
-        assert "500 ms" in str(ev)
-        assert "host:1/3" in str(ev)
+        # str is upstream's text: name/id, whole milliseconds truncated toward zero.
+        assert str(ev) == "host:1/3/3 throttled for 500 ms"
+        assert str(ThrottleEvent("b", 0, 1.2345)) == "b/0 throttled for 1234 ms"
+        assert str(ThrottleEvent("b", 0, -0.0015)) == "b/0 throttled for -1 ms"
 
 
 class TestMetadataClasses:

@@ -171,6 +171,12 @@ def test_produce_batch_not_a_dict(p: Producer) -> None:
         p.produce_batch("t", ({"value": b"v"},))
     with pytest.raises(TypeError, match="^messages must be a list$"):
         p.produce_batch("t", None)
+    # What upstream refuses with these texts and this package reads more widely: the text
+    # begins with upstream's, so code matching it still matches.
+    with pytest.raises(TypeError, match=r"^messages must be a list \(.*\), not str$"):
+        p.produce_batch("t", "abc")
+    with pytest.raises(TypeError, match=r"^Message at index 0 must be a dict \(.*\), not int$"):
+        p.produce_batch("t", [1, b"x"])
     assert len(p) == 0
 
 

@@ -181,8 +181,15 @@ static int check_future(AdminObject *self, PyObject *fut) {
     return 0;
 }
 
+/* No rd_kafka_t and none coming: closed, never initialised (a subclass whose __init__ skips
+ * ours), or whose __init__ failed. Upstream reports all three as a closed client. */
+static int without_handle(AdminObject *self) {
+    return CFL_LOAD_PTR(&self->h.rk) == NULL &&
+           (CFL_LOAD_INT(&self->h.closed) || !CFL_LOAD_INT(&self->h.closing));
+}
+
 static int usable(AdminObject *self) {
-    if (CFL_LOAD_PTR(&self->h.rk) == NULL && CFL_LOAD_INT(&self->h.closed)) {
+    if (without_handle(self)) {
         PyErr_SetString(PyExc_RuntimeError, "AdminClient has been closed");
         return -1;
     }
@@ -195,7 +202,7 @@ static int usable(AdminObject *self) {
 
 /* The calls upstream serves from its generic handle code say "Handle has been closed". */
 static int handle_open(AdminObject *self) {
-    if (CFL_LOAD_PTR(&self->h.rk) == NULL && CFL_LOAD_INT(&self->h.closed)) {
+    if (without_handle(self)) {
         PyErr_SetString(PyExc_RuntimeError, "Handle has been closed");
         return -1;
     }

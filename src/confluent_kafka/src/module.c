@@ -197,12 +197,24 @@ static PyObject *cfl_libversion(PyObject *self, PyObject *unused) {
 
 typedef int32_t (*partitioner_fn)(const rd_kafka_topic_t *, const void *, size_t, int32_t, void *, void *);
 
+/* O& converter for a partitioner's key: a bytes-like object, as upstream takes (its TypeError's
+ * text for anything else, str included: the caller encodes a str key as the producer would).
+ * Checked before partition_count, as upstream's parser does. */
+static int bytes_like_key(PyObject *obj, void *out) {
+    if (PyUnicode_Check(obj) || !PyObject_CheckBuffer(obj)) {
+        PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%.100s'", Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    *(PyObject **)out = obj;
+    return 1;
+}
+
 /* The partition librdkafka's partitioner would pick for this key. */
 static PyObject *partition_for(PyObject *args, PyObject *kwargs, const char *fmt, partitioner_fn fn) {
     static char *kwlist[] = {"key", "partition_count", NULL};
     PyObject *key;
     int count;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, &key, &count))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, kwlist, bytes_like_key, &key, &count))
         return NULL;
     if (count <= 0) {
         PyErr_Format(PyExc_ValueError, "partition_count must be > 0, got %d", count);
@@ -221,15 +233,15 @@ static PyObject *partition_for(PyObject *args, PyObject *kwargs, const char *fmt
 }
 
 static PyObject *cfl_murmur2(PyObject *m, PyObject *args, PyObject *kwargs) {
-    return partition_for(args, kwargs, "Oi:murmur2", rd_kafka_msg_partitioner_murmur2);
+    return partition_for(args, kwargs, "O&i:murmur2", rd_kafka_msg_partitioner_murmur2);
 }
 
 static PyObject *cfl_consistent(PyObject *m, PyObject *args, PyObject *kwargs) {
-    return partition_for(args, kwargs, "Oi:consistent", rd_kafka_msg_partitioner_consistent);
+    return partition_for(args, kwargs, "O&i:consistent", rd_kafka_msg_partitioner_consistent);
 }
 
 static PyObject *cfl_fnv1a(PyObject *m, PyObject *args, PyObject *kwargs) {
-    return partition_for(args, kwargs, "Oi:fnv1a", rd_kafka_msg_partitioner_fnv1a);
+    return partition_for(args, kwargs, "O&i:fnv1a", rd_kafka_msg_partitioner_fnv1a);
 }
 
 /* _check_keywords(names, kwargs, /): parse kwargs against the keyword list names (every one
@@ -280,15 +292,15 @@ static PyMethodDef cfl_functions[] = {
     {"version", cfl_version, METH_NOARGS, "version() -> str\n\nThis package's version."},
     {"libversion", cfl_libversion, METH_NOARGS, "libversion() -> (str, int)\n\nThe librdkafka version in use."},
     {"murmur2", (PyCFunction)(void (*)(void))cfl_murmur2, METH_VARARGS | METH_KEYWORDS,
-     "murmur2(key, partition_count) -> int\n\nThe partition of the Java client's default partitioner."},
+     "murmur2(key, partition_count) -> int\n\nThe partition of the Java client's default partitioner\nfor key: bytes or another bytes-like object (encode a str key first)."},
     {"consistent", (PyCFunction)(void (*)(void))cfl_consistent, METH_VARARGS | METH_KEYWORDS,
-     "consistent(key, partition_count) -> int\n\nThe partition of librdkafka's CRC32 partitioner."},
+     "consistent(key, partition_count) -> int\n\nThe partition of librdkafka's CRC32 partitioner\nfor key: bytes or another bytes-like object (encode a str key first)."},
     {"_records", (PyCFunction)(void (*)(void))cfl_records, METH_FASTCALL,
      "_records(messages, cls, layout, names=None, by=None, /)\n--\n\nA list with one cls per Message, fields by layout codes (the facades' record builder); with by, a dict of by(topic, partition) to lists, or None when a message carries an error."},
     {"_record", (PyCFunction)(void (*)(void))cfl_record, METH_FASTCALL,
      "_record(message, cls, layout, names=None, /)\n--\n\n_records([message], cls, layout, names)[0] (aiokafka's getone())."},
     {"fnv1a", (PyCFunction)(void (*)(void))cfl_fnv1a, METH_VARARGS | METH_KEYWORDS,
-     "fnv1a(key, partition_count) -> int\n\nThe partition of librdkafka's FNV-1a partitioner."},
+     "fnv1a(key, partition_count) -> int\n\nThe partition of librdkafka's FNV-1a partitioner\nfor key: bytes or another bytes-like object (encode a str key first)."},
     {"_check_keywords", (PyCFunction)(void (*)(void))cfl_check_keywords, METH_FASTCALL,
      "_check_keywords(names, kwargs, /)\n--\n\nRaise the interpreter's own TypeError for a keyword of kwargs not in names."},
     {NULL},

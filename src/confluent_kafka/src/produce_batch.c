@@ -277,6 +277,20 @@ typedef struct {
 
 #define BINARY_KINDS (1u << CFL_ARROW_BINARY | 1u << CFL_ARROW_LARGE_BINARY | 1u << CFL_ARROW_BINARY_VIEW)
 
+/* The values column given as `messages` (upstream's only form) keeps upstream's texts at the
+ * start of its own, so code matching those still matches. */
+static int is_messages(const char *what) { return strcmp(what, "messages") == 0; }
+
+static void not_a_column(const char *what, PyObject *obj) {
+    if (is_messages(what))
+        PyErr_Format(PyExc_TypeError,
+                     "messages must be a list (of message dicts, or a sequence or Arrow array of values), not %.100s",
+                     Py_TYPE(obj)->tp_name);
+    else
+        PyErr_Format(PyExc_TypeError, "%s must be a sequence (one item per message) or an Arrow array, not %.100s",
+                     what, Py_TYPE(obj)->tp_name);
+}
+
 /* Open `obj` (NULL/None: absent) as a column of n rows (n < 0: take the length from it). */
 static int column_open(Column *c, const char *what, PyObject *obj, unsigned arrow_kinds, int allow_scalar,
                        Py_ssize_t *n) {
@@ -295,14 +309,12 @@ static int column_open(Column *c, const char *what, PyObject *obj, unsigned arro
         c->scalar = obj;
         return 0;
     } else if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyByteArray_Check(obj) || PyDict_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s must be a sequence (one item per message) or an Arrow array, not %.100s",
-                     what, Py_TYPE(obj)->tp_name);
+        not_a_column(what, obj);
         return -1;
     } else {
         c->seq = cfl_sequence_fast(obj, ""); /* a list another thread may resize: its items now */
         if (c->seq == NULL) {
-            PyErr_Format(PyExc_TypeError, "%s must be a sequence (one item per message) or an Arrow array, not %.100s",
-                         what, Py_TYPE(obj)->tp_name);
+            not_a_column(what, obj);
             return -1;
         }
         len = PySequence_Fast_GET_SIZE(c->seq);
@@ -428,8 +440,13 @@ static int batch_check(Batch *b) {
             if (o == Py_None || PyBytes_Check(o) || PyObject_CheckBuffer(o))
                 continue;
             if (!PyUnicode_Check(o)) {
-                PyErr_Format(PyExc_TypeError, "%s[%zd] must be str, bytes, a buffer or None, not %.100s", c->what, i,
-                             Py_TYPE(o)->tp_name);
+                if (is_messages(c->what))
+                    PyErr_Format(PyExc_TypeError,
+                                 "Message at index %zd must be a dict (or, in a sequence of values, str, bytes, a "
+                                 "buffer or None), not %.100s", i, Py_TYPE(o)->tp_name);
+                else
+                    PyErr_Format(PyExc_TypeError, "%s[%zd] must be str, bytes, a buffer or None, not %.100s", c->what,
+                                 i, Py_TYPE(o)->tp_name);
                 return -1;
             }
             if (PyUnicode_AsUTF8AndSize(o, NULL) == NULL) { /* caches the UTF-8 for the enqueue loop */
@@ -530,12 +547,14 @@ done:
     return rc;
 }
 
-static PyObject *produce_columns(Handle *self, PyObject *topic, PyObject *values, PyObject *partition,
-                                 PyObject *callback, PyObject *keys, PyObject *headers, PyObject *timestamps) {
+/* `values_name`: the argument the values came as, "messages" or "values" (for the texts). */
+static PyObject *produce_columns(Handle *self, PyObject *topic, const char *values_name, PyObject *values,
+                                 PyObject *partition, PyObject *callback, PyObject *keys, PyObject *headers,
+                                 PyObject *timestamps) {
     Batch b = {.n = -1};
     PyObject *result = NULL;
     unsigned ints = 1u << CFL_ARROW_INT;
-    if (column_open(&b.values, "values", values, BINARY_KINDS, 0, &b.n) < 0 ||
+    if (column_open(&b.values, values_name, values, BINARY_KINDS, 0, &b.n) < 0 ||
         column_open(&b.keys, "keys", keys, BINARY_KINDS, 0, &b.n) < 0 ||
         column_open(&b.partitions, "partition", partition, ints, 1, &b.n) < 0 ||
         column_open(&b.timestamps, "timestamps", timestamps, ints, 0, &b.n) < 0 ||
@@ -641,5 +660,6 @@ PyObject *cfl_producer_produce_batch(Handle *self, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_TypeError, "messages must be a list");
         return NULL;
     }
-    return produce_columns(self, topic, messages, a[2], callback, a[5], a[6], a[7]);
+    return produce_columns(self, topic, a[1] != NULL ? "messages" : "values", messages, a[2], callback, a[5], a[6],
+                           a[7]);
 }

@@ -718,10 +718,8 @@ def scenario_future_maps() -> Any:
     return out
 
 
-def scenario_closed_client() -> Any:
-    a = AdminClient(dict(CONF))
-    out: dict[str, Any] = {"exit": outcome(a.__exit__, None, None, None),
-                           "exit_again": outcome(a.__exit__, None, None, None)}
+def _every_call(a: AdminClient) -> dict[str, Any]:
+    """Every method of a client that has no handle, with valid arguments."""
     tp = TopicPartition("t", 0)
     calls: dict[str, Callable[[], Any]] = {
         "enter": lambda: a.__enter__() is a,
@@ -757,8 +755,39 @@ def scenario_closed_client() -> Any:
         "cluster_id": lambda: a.cluster_id(timeout=0.1),
         "set_sasl_credentials": lambda: a.set_sasl_credentials("u", "p"),
     }
-    for name, fn in calls.items():
-        out[name] = outcome(fn)
+    return {name: outcome(fn) for name, fn in calls.items()}
+
+
+def scenario_closed_client() -> Any:
+    a = AdminClient(dict(CONF))
+    out: dict[str, Any] = {"exit": outcome(a.__exit__, None, None, None),
+                           "exit_again": outcome(a.__exit__, None, None, None)}
+    out.update(_every_call(a))
+    return out
+
+
+class _WrappingAdmin(AdminClient):
+    """A subclass that wraps another client and never calls AdminClient.__init__."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+
+def scenario_uninitialised_clients() -> Any:
+    """A client that never had a handle (a subclass skipping __init__, __new__ alone, an __init__
+    that failed) answers as a closed one; argument errors still come first."""
+    failed = _WrappingAdmin.__new__(_WrappingAdmin)
+    init = outcome(lambda: AdminClient.__init__(failed, {**CONF, "acks": "bogus"}))
+    out: dict[str, Any] = {"failed init": init}
+    for name, a in (("subclass", _WrappingAdmin(None)), ("bare __new__", AdminClient.__new__(AdminClient)),
+                    ("after failed init", failed)):
+        seen = _every_call(a)
+        seen["create_topics empty"] = outcome(lambda: a.create_topics([]))
+        seen["list_topics int"] = outcome(lambda: a.list_topics(topic=1))
+        seen["bool"] = outcome(lambda: bool(a))
+        seen["exit"] = outcome(a.__exit__, None, None, None)
+        seen["poll after exit"] = outcome(a.poll, 0)
+        out[name] = seen
     return out
 
 

@@ -184,12 +184,35 @@ def scenario_callbacks_not_callable() -> Any:
     }
 
 
+def _head(res: Any) -> Any:
+    """A refusal's type and its text up to where this package's wider wording begins (its texts
+    go on in parentheses after upstream's), with how many messages were enqueued."""
+    if "raises" in res:
+        return {"raises": res["raises"], "head": res["str"].split(" (", 1)[0], "enqueued": res["enqueued"]}
+    return res
+
+
+def scenario_bad_messages_text() -> Any:
+    """What upstream refuses with 'messages must be a list' or 'Message at index 0 must be a dict':
+    the texts begin the same here (this package then names the forms it also takes)."""
+    p = _producer()
+    cases: dict[str, Any] = {"str": "abc", "bytes": b"ab", "bytearray": bytearray(b"ab"), "dict": {"value": b"v"},
+                             "int": 5, "float": 1.5, "object": object(), "None": None, "tuple of dicts": ({"value": b"v"},),
+                             "int item": [1], "list item": [[1]], "float item": [1.5, b"x"], "object item": [object()],
+                             "dict then int": [{"value": b"v"}, 1]}
+    out = {name: _head(_batch(p, msgs)) for name, msgs in cases.items()}
+    by_keyword = outcome(lambda: p.produce_batch("t", messages="abc"))
+    out["messages= str"] = _head({**by_keyword, "enqueued": len(p)})
+    return out
+
+
 def scenario_other_forms() -> Any:
     """Other values of messages: this package takes a sequence (or Arrow array) of values as well
     (upstream: 'messages must be a list', or 'Message at index 0 must be a dict')."""
     p = _producer()
     return {"list of bytes": _batch(p, [b"a", b"b"]), "tuple of dicts": _batch(p, ({"value": b"v"},)),
-            "None": _batch(p, None), "str": _batch(p, "abc"), "bytearray value": _batch(p, [{"value": bytearray(b"x")}])}
+            "None": _batch(p, None), "str": _batch(p, "abc"), "bytearray value": _batch(p, [{"value": bytearray(b"x")}]),
+            "generator of values": _batch(p, (v for v in (b"a", None)))}
 
 
 def scenario_unencodable_text() -> Any:
