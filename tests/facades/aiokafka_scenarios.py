@@ -25,6 +25,11 @@ from aiokafka import errors  # noqa: E402
 from aiokafka.structs import ConsumerRecord, OffsetAndMetadata, RecordMetadata, TopicPartition  # noqa: E402
 
 NOWHERE = "127.0.0.1:1"
+PRODUCER_NUMBERS = ["metadata_max_age_ms", "retry_backoff_ms", "connections_max_idle_ms", "request_timeout_ms",
+                    "max_batch_size", "max_request_size", "linger_ms", "transaction_timeout_ms"]
+CONSUMER_NUMBERS = ["metadata_max_age_ms", "retry_backoff_ms", "connections_max_idle_ms", "fetch_max_wait_ms",
+                    "fetch_max_bytes", "fetch_min_bytes", "max_partition_fetch_bytes", "request_timeout_ms",
+                    "auto_commit_interval_ms", "max_poll_interval_ms", "session_timeout_ms", "heartbeat_interval_ms"]
 out = {}
 
 
@@ -66,6 +71,13 @@ async def main():
                      ("topics_and_group", {"group_id": "g"})]:
         kw = {"bootstrap_servers": NOWHERE, **kw}
         out[f"consumer_{name}"] = outcome(lambda: C(**kw))
+
+    # Sizes and timeouts beyond librdkafka's ranges (faust-streaming's producer asks for a
+    # 1,200,000 ms request timeout): aiokafka takes any number.
+    for cls, names in ((P, PRODUCER_NUMBERS), (C, CONSUMER_NUMBERS)):
+        for name in names:
+            for value in (-1, 0, 1_200_000, 10**12):
+                out[f"{cls.__name__}_{name}_{value}"] = outcome(lambda: cls(bootstrap_servers=NOWHERE, **{name: value}))
 
     p = P(bootstrap_servers=NOWHERE)
     out["send_no_key_no_value"] = await aoutcome(lambda: p.send("t"))
@@ -179,6 +191,9 @@ async def with_broker():
         md2 = await (await p.send_batch(b, topic + "-any", partition=None))
         out["send_batch_any_partition"] = md2.partition in await p.partitions_for(topic + "-any")
         out["send_batch_bad_partition"] = await aoutcome(lambda: p.send_batch(p.create_batch(), topic, partition=99))
+        # _partition() right after the send that created a topic: aiokafka's send() fetched its partitions
+        md3 = await p.send_and_wait(topic + "-new", b"n", key=b"key")
+        out["partition_after_send"] = p._partition(topic + "-new", None, b"key", b"n", b"key", b"n") == md3.partition
         await p.flush()
     c = aiokafka.AIOKafkaConsumer(bootstrap_servers=BOOTSTRAP, group_id="g-" + topic, auto_offset_reset="earliest",
                                   enable_auto_commit=False)

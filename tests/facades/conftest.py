@@ -5,11 +5,15 @@
   native producer, one batch per record.
 * ``peer_python``: the interpreter of ``.bench-venv`` holding the real kafka-python/aiokafka (for
   differential checks); tests needing it skip when it is missing.
+* ``run_unchanged(source, *args)``: runs a program's source, unchanged, under ``python -m
+  confluent_kafka.compat run`` (in a temporary directory, at most 120 s).
 """
 from __future__ import annotations
 
 import os
 import pathlib
+import subprocess
+import sys
 import uuid
 from typing import Any, Callable, Iterable, List, Optional
 
@@ -55,3 +59,14 @@ def peer_python() -> str:
     if not pathlib.Path(python).exists():
         pytest.skip(f"no interpreter with the real kafka-python and aiokafka at {python} (make .bench-venv/.deps-stamp)")
     return python
+
+
+@pytest.fixture
+def run_unchanged(tmp_path: pathlib.Path) -> Callable[..., "subprocess.CompletedProcess[str]"]:
+    def run(source: str, *args: str) -> "subprocess.CompletedProcess[str]":
+        (tmp_path / "app.py").write_text(source)
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        return subprocess.run([sys.executable, "-m", "confluent_kafka.compat", "run", "app.py", *args],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+    return run

@@ -63,6 +63,47 @@ def outcome(fn):
     return {"returns": repr(result)}
 
 
+# The options that take a number of milliseconds, bytes or times, and values below and beyond
+# what librdkafka takes for them (kafka-python takes any number).
+CONSUMER_NUMBERS = ["fetch_max_wait_ms", "fetch_min_bytes", "fetch_max_bytes", "max_partition_fetch_bytes",
+                    "request_timeout_ms", "retry_backoff_ms", "reconnect_backoff_ms", "reconnect_backoff_max_ms",
+                    "max_in_flight_requests_per_connection", "auto_commit_interval_ms", "metadata_max_age_ms",
+                    "max_poll_interval_ms", "session_timeout_ms", "heartbeat_interval_ms", "receive_buffer_bytes",
+                    "send_buffer_bytes", "receive_message_max_bytes", "connections_max_idle_ms"]
+PRODUCER_NUMBERS = ["request_timeout_ms", "retry_backoff_ms", "reconnect_backoff_ms", "reconnect_backoff_max_ms",
+                    "max_in_flight_requests_per_connection", "metadata_max_age_ms", "receive_buffer_bytes",
+                    "send_buffer_bytes", "receive_message_max_bytes", "connections_max_idle_ms",
+                    "transaction_timeout_ms", "delivery_timeout_ms", "retries", "batch_size", "linger_ms",
+                    "max_request_size"]
+NUMBERS = (-1, 0, 1_200_000, 10**12)
+
+
+def built(cls, **configs):
+    """Whether a client is made with ``configs`` (it makes no connection with an api_version)."""
+    try:
+        client = cls(bootstrap_servers="127.0.0.1:1", api_version=(2, 8, 0), **configs)
+    except Exception as exc:
+        return {"raises": type(exc).__name__, "text": str(exc)}
+    if cls is kafka.KafkaProducer:
+        client.close(timeout=0)
+    else:
+        client.close()
+    return {"returns": "built"}
+
+
+def numbers():
+    out = {}
+    for cls, names in ((kafka.KafkaConsumer, CONSUMER_NUMBERS), (kafka.KafkaProducer, PRODUCER_NUMBERS)):
+        for name in names:
+            out[f"{cls.__name__}.{name}"] = {str(v): built(cls, **{name: v}) for v in NUMBERS}
+    out["KafkaConsumer.group"] = {
+        "heartbeat_not_below_session": built(kafka.KafkaConsumer, group_id="g", heartbeat_interval_ms=10_000,
+                                             session_timeout_ms=10_000),
+        "session_beyond_max_poll": built(kafka.KafkaConsumer, group_id="g", session_timeout_ms=1_000_000),
+    }
+    return out
+
+
 # The module paths kafka-python 2.x and 3.0 programs import these names from.
 IMPORT_PATHS = {
     "kafka.version": ["__version__"],
@@ -177,6 +218,7 @@ def main() -> None:
                       str(Errors.for_code(3)("boom")), repr(Errors.KafkaTimeoutError("t")),
                       Errors.for_code(3).__name__, Errors.for_code(9999).__name__, Errors.for_code(9999).errno,
                       Errors.KafkaError("a") == Errors.KafkaError("a"), str(Errors.CommitFailedError())[:20]],
+        "numbers": numbers(),
         "bad": {
             "consumer_unknown": outcome(lambda: kafka.KafkaConsumer(bootstrap_servers=bootstrap, no_such=1)),
             "consumer_old_name": outcome(lambda: kafka.KafkaConsumer(bootstrap_servers=bootstrap, auto_commit_enable=True)),

@@ -235,7 +235,7 @@ def test_defaults_become_aiokafka_behaviour() -> None:
     ({"acks": 1, "enable_idempotence": True}, ValueError, "acks=1"),
     ({"compression_type": "brotli"}, ValueError, "compression"),
     ({"linger_ms": "5"}, TypeError, "linger_ms"),
-    ({"linger_ms": -1}, ValueError, "linger_ms"),
+    ({"linger_ms": float("nan")}, ValueError, "linger_ms"),
     ({"bootstrap_servers": 9092}, TypeError, "bootstrap_servers"),
     ({"partitioner": 3}, TypeError, "partitioner"),
     ({"value_serializer": "json"}, TypeError, "value_serializer"),

@@ -64,7 +64,7 @@ def test_consumer_mapping(given, expected):
     ({"retries": float("inf")}, {"retries": 2147483647}),
     ({"compression_type": None}, {}),
     ({"compression_type": "zstd", "linger_ms": 5}, {"compression.type": "zstd", "linger.ms": 5}),
-    ({"request_timeout_ms": 1000, "max_request_size": 10}, {"request.timeout.ms": 1000, "message.max.bytes": 10}),
+    ({"request_timeout_ms": 1000, "max_request_size": 10}, {"request.timeout.ms": 1000, "message.max.bytes": 1000}),
 ])
 def test_producer_mapping(given, expected):
     assert _config.translate("producer", given)[0] == {**PRODUCER_OBSERVED, **expected}

@@ -4,7 +4,9 @@ run an unmodified kafka-python or aiokafka program on this package.
 For that process only, ``import kafka`` (and every ``kafka.*`` submodule) resolves to
 :mod:`confluent_kafka.compat.kafka`, and ``import aiokafka`` to
 :mod:`confluent_kafka.compat.aiokafka`; the program then runs as ``python app.py`` would, with
-``sys.argv`` and ``__main__`` as it expects. Nothing is installed or changed on disk.
+``sys.argv`` and ``__main__`` as it expects. Nothing is installed or changed on disk. A
+``kafka.*`` or ``aiokafka.*`` module the facade does not provide (``aiokafka.cluster``,
+``kafka.protocol``, ...) raises ``ModuleNotFoundError`` naming the facade and its docs page.
 """
 from __future__ import annotations
 
@@ -25,6 +27,9 @@ from typing import Dict, Iterator, List, Optional, Sequence
 ALIASES = {"kafka": "confluent_kafka.compat.kafka", "aiokafka": "confluent_kafka.compat.aiokafka"}
 #: the distribution (as pip names it) that provides each aliased top-level name
 DISTRIBUTIONS = {"kafka": "kafka-python", "aiokafka": "aiokafka"}
+#: where each facade's page says which of the library's modules it lacks, and why
+DOCS = {"kafka": 'docs/kafka_python.md, "What is the same, what is not"',
+        "aiokafka": 'docs/aiokafka.md, "Frameworks that use aiokafka\'s internals"'}
 
 USAGE = """usage: python -m confluent_kafka.compat run [-m module | script.py] [args ...]
 
@@ -70,9 +75,28 @@ class FacadeDistribution(importlib.metadata.Distribution):
         return pathlib.Path(importlib.import_module(self._facade).__file__ or "").parent / path
 
 
+def missing(fullname: str, facade: str) -> ModuleNotFoundError:
+    """The error for a module of the real library that its facade does not provide: the import
+    error Python raises for a missing module (``.name`` set, so ``except ImportError`` and
+    ``exc.name`` checks keep working), saying which facade lacks it and where to read why.
+
+    :param fullname: the module the program imported (``aiokafka.cluster``).
+    :param facade: the facade package that stands in for its top-level name.
+    """
+    head = fullname.partition(".")[0]
+    where = DOCS.get(head)
+    return ModuleNotFoundError(
+        f"No module named {fullname!r}: the {DISTRIBUTIONS.get(head, head)} facade ({facade}) does not "
+        "provide it; librdkafka owns the connections, the protocol and the group assignment, so the "
+        "facade gives the library's API, not its internals" + (f". See {where}" if where else ""),
+        name=fullname)
+
+
 class AliasFinder(importlib.abc.MetaPathFinder):
     """A meta path finder mapping ``kafka[.x]`` / ``aiokafka[.x]`` to the facade modules, and
-    answering ``importlib.metadata`` for their distributions (``kafka-python``, ``aiokafka``)."""
+    answering ``importlib.metadata`` for their distributions (``kafka-python``, ``aiokafka``).
+    A ``kafka.*`` / ``aiokafka.*`` module the facade lacks raises :func:`missing`'s error (the
+    real library's module must not be picked up beside the facade)."""
 
     def __init__(self, aliases: Optional[Dict[str, str]] = None) -> None:
         self.aliases = dict(ALIASES if aliases is None else aliases)
@@ -95,7 +119,7 @@ class AliasFinder(importlib.abc.MetaPathFinder):
         except ModuleNotFoundError:
             real = None
         if real is None:
-            return None  # so the program sees ModuleNotFoundError for the name it asked for
+            raise missing(fullname, self.aliases[fullname.partition(".")[0]])
         spec = importlib.machinery.ModuleSpec(fullname, _AliasLoader(name),
                                               is_package=real.submodule_search_locations is not None)
         return spec

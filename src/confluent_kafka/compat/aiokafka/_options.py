@@ -12,9 +12,11 @@ docs/aiokafka.md shows the same table; a test checks that the two agree.
 """
 from __future__ import annotations
 
+import math
 import warnings
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Union
 
+from .. import _bounds
 from .errors import KafkaConfigurationError
 
 __all__ = ["CONSUMER", "PRODUCER", "Option", "UnsupportedOption", "to_librdkafka"]
@@ -42,11 +44,20 @@ def _ms(value: Any) -> int:
     return int(value)
 
 
+def _millis(value: Any) -> Union[int, float]:
+    """A time in ms as aiokafka takes it: any number (whole ms; an infinite one is kept for the
+    clamp to librdkafka's range, which also takes a negative one to its least)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected a number of milliseconds, got {value!r}")
+    if math.isnan(value):
+        raise ValueError(f"expected a number of milliseconds, got {value!r}")
+    return value if math.isinf(value) else int(value)
+
+
 def _count(value: Any) -> int:
+    """A size as aiokafka takes it: any int (clamped to librdkafka's range afterwards)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected an int, got {value!r}")
-    if value < 0:
-        raise ValueError(f"expected a non-negative int, got {value!r}")
     count: int = value  # an int, as checked (mypy before 2.0 does not narrow Any by that check)
     return count
 
@@ -129,20 +140,26 @@ def _assignors(value: Any) -> str:
     return ",".join(found)
 
 
+def _bounded(name: str, prop: str, convert: Callable[[Any], Any], note: str = "") -> Option:
+    """A numeric option passed on as ``prop``: :func:`to_librdkafka` clamps its value to
+    librdkafka's range, which the note gives first."""
+    return Option(name, "property", prop, _bounds.describe(prop) + (f"; {note}" if note else ""), convert)
+
+
 _COMMON: Tuple[Option, ...] = (
     Option("loop", "facade", None, "deprecated in aiokafka; accepted with a DeprecationWarning, the "
            "client uses the running loop"),
     Option("bootstrap_servers", "property", "bootstrap.servers", "a list is joined with commas", _servers),
     Option("client_id", "property", "client.id", "", _text),
-    Option("metadata_max_age_ms", "property", "metadata.max.age.ms", "", _ms),
-    Option("retry_backoff_ms", "property", "retry.backoff.ms", "", _ms),
+    _bounded("metadata_max_age_ms", "metadata.max.age.ms", _millis),
+    _bounded("retry_backoff_ms", "retry.backoff.ms", _millis),
     Option("api_version", "facade", None, "a no-op in aiokafka 0.14 too (deprecated, with a warning); "
            "librdkafka asks the broker which versions it supports"),
     Option("security_protocol", "property", "security.protocol", "", _protocol),
     Option("ssl_context", "facade", None, "a context from this facade's helpers.create_ssl_context() becomes "
            "ssl.ca.location / ssl.certificate.location / ssl.key.location / ssl.key.password; any "
            "other SSLContext is refused (librdkafka makes its own TLS connections from files)"),
-    Option("connections_max_idle_ms", "property", "connections.max.idle.ms", "", _ms),
+    _bounded("connections_max_idle_ms", "connections.max.idle.ms", _millis),
     Option("sasl_mechanism", "property", "sasl.mechanism", "set when security_protocol is SASL_*", _mechanism),
     Option("sasl_plain_username", "property", "sasl.username", "", _text),
     Option("sasl_plain_password", "property", "sasl.password", "", _text),
@@ -155,26 +172,29 @@ _COMMON: Tuple[Option, ...] = (
 )
 
 PRODUCER: Tuple[Option, ...] = _COMMON + (
-    Option("request_timeout_ms", "property", "request.timeout.ms", "", _ms),
+    _bounded("request_timeout_ms", "request.timeout.ms", _millis),
     Option("acks", "property", "acks", "0, 1 or 'all' (-1); default 1, or 'all' with idempotence"),
     Option("key_serializer", "facade", None, "called on each key before it is sent"),
     Option("value_serializer", "facade", None, "called on each value before it is sent"),
     Option("compression_type", "property", "compression.type", "gzip, snappy, lz4, zstd or None", _compression),
-    Option("max_batch_size", "property", "batch.size", "aiokafka's default, 16384, leaves librdkafka's "
-           "1000000: librdkafka sends one partition per request where aiokafka sends a batch of each, so "
-           "its batches must be larger to carry as much per round trip; create_batch() holds 16384", _count),
+    _bounded("max_batch_size", "batch.size", _count, "aiokafka's default, 16384, leaves librdkafka's "
+             "1000000: librdkafka sends one partition per request where aiokafka sends a batch of each, so "
+             "its batches must be larger to carry as much per round trip; create_batch() holds 16384"),
     Option("partitioner", "facade", None, "the default, or any plain DefaultPartitioner() (Java's murmur2), is "
            "librdkafka's murmur2_random, which keeps records without a key on one partition for 10 ms (or "
            "twice linger_ms) where aiokafka picks one at random for each; another partitioner(key, "
            "all_partitions, available) runs in Python before each send"),
-    Option("max_request_size", "property", "message.max.bytes", "", _count),
-    Option("linger_ms", "property", "linger.ms", "with max.in.flight.requests.per.connection 5: the next "
-           "batches fill while requests are in flight, as aiokafka's do while its one request is out", _ms),
+    _bounded("max_request_size", "message.max.bytes", _count, "send() refuses a larger record by the value "
+             "given, as aiokafka does"),
+    _bounded("linger_ms", "linger.ms", _millis, "with max.in.flight.requests.per.connection 5: the next "
+             "batches fill while requests are in flight, as aiokafka's do while its one request is out; "
+             "from 300000 (librdkafka's delivery.timeout.ms) on, delivery.timeout.ms becomes linger_ms + "
+             "request_timeout_ms, as librdkafka needs it longer than linger.ms"),
     Option("enable_idempotence", "property", "enable.idempotence", "also keeps the order of records across "
            "retried requests (librdkafka keeps up to five in flight in order)", _flag),
     Option("transactional_id", "property", "transactional.id", "also turns on idempotence, as in aiokafka",
            _text),
-    Option("transaction_timeout_ms", "property", "transaction.timeout.ms", "set with transactional_id", _ms),
+    _bounded("transaction_timeout_ms", "transaction.timeout.ms", _millis, "set with transactional_id"),
 )
 
 CONSUMER: Tuple[Option, ...] = _COMMON + (
@@ -183,25 +203,26 @@ CONSUMER: Tuple[Option, ...] = _COMMON + (
     Option("group_instance_id", "property", "group.instance.id", "", _text),
     Option("key_deserializer", "facade", None, "called on each record's key"),
     Option("value_deserializer", "facade", None, "called on each record's value"),
-    Option("fetch_max_wait_ms", "property", "fetch.wait.max.ms", "", _ms),
-    Option("fetch_max_bytes", "property", "fetch.max.bytes", "", _count),
-    Option("fetch_min_bytes", "property", "fetch.min.bytes", "", _count),
-    Option("max_partition_fetch_bytes", "property", "max.partition.fetch.bytes", "", _count),
-    Option("request_timeout_ms", "property", "socket.timeout.ms", "librdkafka's timeout of a network request",
-           _ms),
+    _bounded("fetch_max_wait_ms", "fetch.wait.max.ms", _millis),
+    _bounded("fetch_max_bytes", "fetch.max.bytes", _count, "at least 1000000 (message.max.bytes, which "
+             "librdkafka requires); the broker sends at least one batch whatever the limit"),
+    _bounded("fetch_min_bytes", "fetch.min.bytes", _count),
+    _bounded("max_partition_fetch_bytes", "max.partition.fetch.bytes", _count),
+    _bounded("request_timeout_ms", "socket.timeout.ms", _millis, "librdkafka's timeout of a network request"),
     Option("auto_offset_reset", "property", "auto.offset.reset", "'none' is librdkafka's 'error' "
            "(getone()/getmany() raise OffsetOutOfRangeError)", _offset_reset),
     Option("enable_auto_commit", "property", "enable.auto.commit", "", _flag),
-    Option("auto_commit_interval_ms", "property", "auto.commit.interval.ms", "", _ms),
+    _bounded("auto_commit_interval_ms", "auto.commit.interval.ms", _millis),
     Option("check_crcs", "property", "check.crcs", "", _flag),
     Option("partition_assignment_strategy", "property", "partition.assignment.strategy",
            "RangePartitionAssignor is 'range', RoundRobinPartitionAssignor 'roundrobin'; others are refused",
            _assignors),
-    Option("max_poll_interval_ms", "property", "max.poll.interval.ms", "", _ms),
+    _bounded("max_poll_interval_ms", "max.poll.interval.ms", _millis, "at least session_timeout_ms, which "
+             "librdkafka requires"),
     Option("rebalance_timeout_ms", "none", None, "librdkafka uses max.poll.interval.ms as the rebalance "
            "timeout; set max_poll_interval_ms"),
-    Option("session_timeout_ms", "property", "session.timeout.ms", "", _ms),
-    Option("heartbeat_interval_ms", "property", "heartbeat.interval.ms", "", _ms),
+    _bounded("session_timeout_ms", "session.timeout.ms", _millis),
+    _bounded("heartbeat_interval_ms", "heartbeat.interval.ms", _millis),
     Option("consumer_timeout_ms", "none", None, "how long aiokafka's background fetch task waits for data; "
            "librdkafka fetches in its own threads, fetch_max_wait_ms bounds the broker's wait"),
     Option("max_poll_records", "facade", None, "the number of records getmany() returns when it is not "
@@ -229,7 +250,9 @@ def to_librdkafka(options: Tuple[Option, ...], values: Dict[str, Any], defaults:
     Every such option is set, its aiokafka default included, so that a facade client behaves as
     aiokafka's does (librdkafka's own defaults differ: linger.ms, batch.size, session.timeout.ms,
     isolation.level, ...), and Nagle's algorithm is off, as on asyncio's connections. None
-    leaves the property to librdkafka. An option of kind ``"none"``
+    leaves the property to librdkafka. A number outside librdkafka's range of its property
+    becomes the nearest end of the range, and properties librdkafka checks against one another
+    are settled (:mod:`.._bounds`). An option of kind ``"none"``
     with a value other than its default raises.
 
     :param options: :data:`PRODUCER` or :data:`CONSUMER`.
@@ -255,11 +278,12 @@ def to_librdkafka(options: Tuple[Option, ...], values: Dict[str, Any], defaults:
         if value is None or opt.kind != "property" or opt.convert is None:
             continue
         try:
-            conf[opt.prop] = opt.convert(value)  # type: ignore[index]
+            conf[opt.prop] = _bounds.clamp(opt.prop, opt.convert(value))  # type: ignore[arg-type,index]
         except UnsupportedOption:
             raise
         except (TypeError, ValueError) as e:
             raise type(e)(f"{client}({opt.name}=...): {e}") from None
+    _bounds.fit(conf, consumer=options is CONSUMER)
     return conf
 
 

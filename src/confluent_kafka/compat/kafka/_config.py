@@ -19,6 +19,7 @@ import math
 import socket
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from confluent_kafka.compat import _bounds
 from confluent_kafka.compat.kafka.coordinator.assignors.range import RangePartitionAssignor
 from confluent_kafka.compat.kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from confluent_kafka.compat.kafka.errors import KafkaConfigurationError
@@ -97,12 +98,6 @@ def _compression(value: Any) -> str:
     if value in ("gzip", "snappy", "lz4", "zstd"):
         return str(value)
     raise KafkaConfigurationError(f"compression_type must be None, 'gzip', 'snappy', 'lz4' or 'zstd', not {value!r}")
-
-
-def _retries(value: Any) -> int:
-    if isinstance(value, float) and math.isinf(value):
-        return 2147483647
-    return int(value)
 
 
 def _hostname_check(value: Any) -> str:
@@ -269,7 +264,7 @@ _TABLE: List[Option] = [
     *_rows((_P,), "delivery_timeout_ms", 120000, "librdkafka", "delivery.timeout.ms"),
     *_rows((_P,), "acks", -1, "librdkafka", "acks", _acks),
     *_rows((_P,), "compression_type", None, "librdkafka", "compression.type", _compression),
-    *_rows((_P,), "retries", float("inf"), "librdkafka", "retries", _retries),
+    *_rows((_P,), "retries", float("inf"), "librdkafka", "retries"),
     *_rows((_P,), "batch_size", 16384, "librdkafka", "batch.size"),
     *_rows((_P,), "linger_ms", 0, "librdkafka", "linger.ms"),
     *_rows((_P,), "partitioner", DEFAULT_PARTITIONER, "facade",
@@ -323,9 +318,12 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
     :param configs: the keyword arguments the program passed.
     :returns: ``(librdkafka_conf, config)``: the librdkafka properties for the options given and
         for :data:`OBSERVED_DEFAULTS`, and the full kafka-python config (defaults merged), as
-        kafka-python's ``.config``.
+        kafka-python's ``.config``. A number outside librdkafka's range of its property becomes
+        the nearest end of the range, and properties librdkafka checks against one another are
+        settled (:mod:`confluent_kafka.compat._bounds`).
     :raises KafkaConfigurationError: naming unknown options, options whose value has no
-        librdkafka equivalent, or values that cannot be converted.
+        librdkafka equivalent, values that cannot be converted, or timeouts kafka-python refuses
+        together.
     """
     defaults = DEFAULTS[client]
     unknown = set(configs).difference(defaults)
@@ -344,7 +342,7 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
                     f"{name}={value!r} is not supported by the kafka-python facade: {row.target}")
         elif row.kind == "librdkafka" and value is not None:
             try:
-                conf[row.target] = row.convert(value) if row.convert else value
+                conf[row.target] = _bounds.clamp(row.target, row.convert(value) if row.convert else value)
             except KafkaConfigurationError:
                 raise
             except (TypeError, ValueError) as exc:
@@ -353,7 +351,35 @@ def translate(client: str, configs: Dict[str, Any]) -> Tuple[Dict[str, Any], Dic
         if name not in configs:
             row = OPTIONS[(client, name)]
             conf[row.target] = row.convert(row.default) if row.convert else row.default
+    _refuse_as_kafka_python(client, config)
+    if "reconnect_backoff_ms" in configs and "reconnect_backoff_max_ms" not in configs:
+        conf["reconnect.backoff.max.ms"] = config["reconnect_backoff_max_ms"]  # kafka-python's cap, not librdkafka's
+    _bounds.fit(conf, consumer=client == CONSUMER)
     return conf, config
+
+
+def _refuse_as_kafka_python(client: str, config: Dict[str, Any]) -> None:
+    """Raise where kafka-python's constructors refuse a combination of timeouts (numbers only).
+
+    :raises KafkaConfigurationError: in kafka-python's words.
+    """
+    try:
+        if client == CONSUMER:
+            idle, request, wait = (config["connections_max_idle_ms"], config["request_timeout_ms"],
+                                   config["fetch_max_wait_ms"])
+            if not wait < request < idle:
+                raise KafkaConfigurationError(
+                    f"connections_max_idle_ms ({idle}) must be larger than request_timeout_ms ({request}) "
+                    f"which must be larger than fetch_max_wait_ms ({wait}).")
+            heartbeat, session = config["heartbeat_interval_ms"], config["session_timeout_ms"]
+            if config["group_id"] is not None and heartbeat >= session:
+                raise KafkaConfigurationError(
+                    f"Heartbeat interval must be lower than the session timeout ({heartbeat} v {session})")
+        elif client == PRODUCER:
+            if config["delivery_timeout_ms"] < config["linger_ms"] + config["request_timeout_ms"]:
+                raise KafkaConfigurationError("Must set delivery_timeout_ms higher than linger_ms + request_timeout_ms")
+    except TypeError:
+        pass  # not numbers: librdkafka's check of the property reports the one that is not
 
 
 def markdown_table() -> str:
@@ -381,5 +407,7 @@ def markdown_table() -> str:
         elif callable(row.default) and not isinstance(row.default, _Named):
             default = "(returns True)"
         shown = f"`{target}`" if kind == "librdkafka" else target
+        if kind == "librdkafka" and target in _bounds.RANGES:
+            shown += f" ({_bounds.describe(target)})"
         lines.append(f"| `{name}` | {', '.join(merged[(name, kind, target)])} | `{default}` | {kind} | {shown} |")
     return "\n".join(lines) + "\n"

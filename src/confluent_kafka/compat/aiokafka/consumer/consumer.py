@@ -105,7 +105,9 @@ class AIOKafkaConsumer:
         self._value_deserializer = value_deserializer
         self._max_poll_records = max_poll_records
         self._exclude_internal = exclude_internal_topics
-        self._request_timeout = request_timeout_ms / 1000
+        # The facade's own waits take the clamped timeout: librdkafka would wait without end for a
+        # negative one.
+        self._request_timeout = conf.get("socket.timeout.ms", request_timeout_ms) / 1000
         self._reset = auto_offset_reset
         self._bootstrap = conf["bootstrap.servers"]
         self._topics = topics

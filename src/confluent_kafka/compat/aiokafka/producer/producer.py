@@ -291,7 +291,9 @@ class AIOKafkaProducer:
         self._partitioner = None if in_librdkafka else partitioner
         self._max_request_size = max_request_size
         self._max_batch_size = max_batch_size
-        self._request_timeout = request_timeout_ms / 1000
+        # The facade's own waits (start(), partitions_for()) take the clamped timeout: librdkafka
+        # would wait without end for a negative one.
+        self._request_timeout = conf.get("request.timeout.ms", request_timeout_ms) / 1000
         self._bootstrap = conf["bootstrap.servers"]
         self._transactional = transactional_id is not None
         self._in_txn = False
@@ -454,7 +456,8 @@ class AIOKafkaProducer:
             self._aio._serve()
             await _sleep(0)
         loop = self._fast_loop
-        if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
+        if loop is not None and topic in self._partition_sets \
+                and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
             # The common call in one step: _send_future() checks what the path below would (bytes
             # or None, not both None, within max_request_size, no partition, no headers), makes
             # the future as below and produces; for anything else it does nothing.
@@ -494,6 +497,11 @@ class AIOKafkaProducer:
                 f"({self._max_request_size})")
         if partition is not None or self._partitioner is not None:  # (otherwise librdkafka picks)
             partition = await self._choose_partition(topic, partition, key)
+        elif topic not in self._partition_sets:
+            # As aiokafka's send() does (after the checks of the arguments here): the topic's
+            # partitions are known before the record goes, so that _partition(), which frameworks
+            # call after a send, chooses among them.
+            await self.partitions_for(topic)
         loop = self._loop
         if loop is not None and loop._thread_id == _thread_ident():  # type: ignore[attr-defined]
             fut: "asyncio.Future[RecordMetadata]" = _Future(loop=loop)

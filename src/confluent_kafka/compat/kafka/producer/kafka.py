@@ -10,6 +10,7 @@ import weakref
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import confluent_kafka as _ck
+from confluent_kafka.compat import _bounds
 from confluent_kafka.compat._partitioning import sticky_partitioning_ms
 from confluent_kafka.compat.kafka import _config
 from confluent_kafka.compat.kafka import errors as Errors
@@ -137,10 +138,13 @@ class KafkaProducer:
         conf, self.config = _config.translate(_config.PRODUCER, configs)
         cfg = self.config
         conf["enable.idempotence"] = _idempotence(configs, cfg)
+        if conf["enable.idempotence"] and conf.get("retries", 1) < 1:
+            conf["retries"] = 1  # kafka-python keeps idempotence for a negative retries; librdkafka's needs one
         if cfg["transactional_id"] is not None and "delivery_timeout_ms" not in configs:
             # librdkafka refuses a record timeout above the transaction's (kafka-python's defaults
             # are 120 s and 60 s): a record left out of a transaction then fails with it.
-            conf["delivery.timeout.ms"] = min(cfg["delivery_timeout_ms"], cfg["transaction_timeout_ms"])
+            conf["delivery.timeout.ms"] = min(conf["delivery.timeout.ms"],
+                                              _bounds.clamp("transaction.timeout.ms", cfg["transaction_timeout_ms"]))
         self._stats = Stats("producer")
         extras(cfg, conf, self._stats if cfg["metrics_enabled"] else None)
         self._key_ser = _serializer(cfg["key_serializer"])
