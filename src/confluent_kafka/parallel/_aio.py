@@ -182,7 +182,7 @@ class AIOParallelConsumer(ParallelBase):
     def _install_signals(self) -> List[int]:
         if threading.current_thread() is not threading.main_thread():
             return []
-        installed = []
+        installed: List[int] = []
         for signum in (signal.SIGINT, signal.SIGTERM):
             try:
                 self._loop.add_signal_handler(signum, self._stopping.set)  # type: ignore[union-attr]

@@ -53,6 +53,8 @@ class Dispatcher:
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._parts: Dict[TP, OffsetTracker] = {}
+        # Partitions released with progress the broker did not take, kept until assigned again.
+        self._held: Dict[TP, OffsetTracker] = {}
         # Records whose key is free, oldest first; for each key with a record ready or running,
         # the records of that key waiting behind it.
         self._ready: Deque[Work] = deque()
@@ -71,6 +73,9 @@ class Dispatcher:
             for tp, offset, metadata in committed:
                 tracker = OffsetTracker()
                 tracker.restore(offset, metadata)
+                held = self._held.pop(tp, None)
+                if held is not None:
+                    tracker.take_over(held)
                 self._parts[tp] = tracker
 
     def add(self, messages: Sequence[Any]) -> int:
@@ -134,10 +139,17 @@ class Dispatcher:
                 self._parts[tp].paused = False
 
     def release(self, tps: Iterable[TP]) -> None:
-        """Forget these partitions; a record of theirs finishing later changes nothing."""
+        """Forget these partitions; a record of theirs finishing later changes nothing.
+
+        A partition with progress not committed is held: if this member gets it back before
+        anyone else commits it, what it finished is skipped (see OffsetTracker.take_over)."""
         with self._lock:
             for tp in tps:
-                self._parts.pop(tp, None)
+                tracker = self._parts.pop(tp, None)
+                if tracker is not None and tracker.commit() is not None:
+                    self._held[tp] = tracker
+                else:
+                    self._held.pop(tp, None)
 
     def wait_idle(self, tps: Optional[Iterable[TP]], timeout: float) -> bool:
         """Wait until no record of these partitions (of any, for None) runs; False on timeout."""

@@ -3,7 +3,7 @@ written to a dead-letter topic."""
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 # Headers added to a dead-lettered record, after the record's own.
 HEADER_ERROR = "parallel.error"
@@ -37,9 +37,9 @@ class HandlerError(Exception):
         return (_rebuild, (type(self), self.args, dict(self.__dict__)))
 
 
-def _rebuild(cls: type, args: Tuple[Any, ...], state: dict) -> BaseException:
+def _rebuild(cls: type, args: Tuple[Any, ...], state: Dict[str, Any]) -> BaseException:
     """Unpickle an exception whose constructor takes other arguments than its text."""
-    error = Exception.__new__(cls)
+    error: BaseException = Exception.__new__(cls)
     error.args = args
     error.__dict__.update(state)
     return error

@@ -117,7 +117,7 @@ def decode_finished(base: int, metadata: Optional[str]) -> Set[int]:
 class OffsetTracker:
     """What one partition handed out and what finished, in offset order."""
 
-    __slots__ = ("_pending", "_finished", "_next", "_skip", "committed", "committed_metadata", "failed_offset",
+    __slots__ = ("_pending", "_finished", "_first", "_next", "_skip", "committed", "committed_metadata", "failed_offset",
                  "in_flight", "waiting", "waiting_bytes", "paused", "high_watermark")
 
     def __init__(self) -> None:
@@ -125,6 +125,7 @@ class OffsetTracker:
         # records arrive in offset order); those of them that finished.
         self._pending: Deque[int] = deque()
         self._finished: Set[int] = set()
+        self._first: Optional[int] = None
         self._next: Optional[int] = None
         self._skip: Set[int] = set()
         self.committed: Optional[int] = None
@@ -148,6 +149,8 @@ class OffsetTracker:
         """Note a record; False when it must not run (finished before a restart, or seen already)."""
         if self._next is not None and offset < self._next:
             return False
+        if self._first is None:
+            self._first = offset
         self._next = offset + 1
         self._pending.append(offset)
         if offset in self._skip:
@@ -175,6 +178,20 @@ class OffsetTracker:
     def finished_above(self) -> List[int]:
         """Finished offsets above the commit point, including those restored and not yet reached."""
         return [*self._finished, *self._skip]
+
+    def take_over(self, previous: "OffsetTracker") -> None:
+        """Start again from this member's own earlier run of the partition, whose last commit the
+        broker refused (a rebalance in progress): what that run finished is skipped, not redone.
+
+        Only when the group's commit is still the one that run last made, so nobody else has
+        processed the partition since."""
+        if previous.committed != self.committed or previous._first is None:
+            return
+        point = previous.commit_point()
+        base = self.committed if self.committed is not None else previous._first
+        if point is not None and point > base:
+            self._skip.update(range(base, point))
+        self._skip.update(previous.finished_above())
 
     def commit(self, limit: int = DEFAULT_METADATA_LIMIT) -> Optional[Tuple[int, str]]:
         """(offset, metadata) to commit, or None when there is nothing new since the last commit."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Dict, Mapping, Optional
+from typing import Any, Callable, Dict, FrozenSet, Mapping, Optional, Tuple
 
 from ._offsets import DEFAULT_METADATA_LIMIT
 
@@ -57,15 +57,15 @@ class Options:
                             f"not {type(self.dead_letter_config).__name__}")
 
     @classmethod
-    def names(cls) -> frozenset:
+    def names(cls) -> FrozenSet[str]:
         return frozenset(f.name for f in fields(cls))
 
     def backoff(self, attempt: int) -> float:
         """The wait before retry number ``attempt`` (1 for the first): doubling, capped."""
-        return min(self.max_retry_backoff, self.retry_backoff * (2 ** (attempt - 1)))
+        return float(min(self.max_retry_backoff, self.retry_backoff * (2 ** (attempt - 1))))
 
 
-def _choice(name: str, value: Any, allowed: tuple) -> None:
+def _choice(name: str, value: Any, allowed: Tuple[str, ...]) -> None:
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str, one of {', '.join(map(repr, allowed))}; got {value!r}")
     if value not in allowed:
@@ -86,11 +86,11 @@ def _seconds(name: str, value: Any, positive: bool = False) -> None:
         raise ValueError(f"{name} must be a finite number of seconds {'above' if positive else 'from'} 0, got {value}")
 
 
-def consumer_config(conf: Any, on_commit: Callable[..., None]) -> Dict[str, Any]:
+def consumer_config(user_conf: Any, on_commit: Callable[..., None]) -> Dict[str, Any]:
     """The Consumer's configuration: the user's, with commits left to the parallel consumer."""
-    if not isinstance(conf, Mapping):
-        raise TypeError(f"the configuration must be a dict, not {type(conf).__name__}")
-    conf = dict(conf)
+    if not isinstance(user_conf, Mapping):
+        raise TypeError(f"the configuration must be a dict, not {type(user_conf).__name__}")
+    conf: Dict[str, Any] = dict(user_conf)
     if "group.id" not in conf:
         raise ValueError("the configuration needs a group.id: the parallel consumer commits to a group")
     auto = conf.get("enable.auto.commit", False)
@@ -123,7 +123,7 @@ _SHARED_PREFIXES = ("bootstrap.servers", "security.", "ssl.", "sasl.", "client."
 
 def dead_letter_config(consumer_conf: Mapping[str, Any], overrides: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
     """The dead-letter producer's configuration: the consumer's connection settings, acks=all."""
-    conf = {k: v for k, v in consumer_conf.items() if k.startswith(_SHARED_PREFIXES)}
+    conf: Dict[str, Any] = {k: v for k, v in consumer_conf.items() if k.startswith(_SHARED_PREFIXES)}
     conf.update({"acks": "all", "enable.idempotence": True, "delivery.timeout.ms": 30000})
     conf.update(overrides or {})
     return conf

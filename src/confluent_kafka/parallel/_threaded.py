@@ -128,7 +128,7 @@ class ParallelConsumer(ParallelBase):
         self._commit_sync(None)
         self._consumer.close()
         if self._producer is not None:
-            self._producer.flush(self._options.revoke_timeout)
+            self._producer.close(self._options.revoke_timeout)
 
     def _commit_sync(self, tps: Optional[List[Any]]) -> None:
         offsets = self._commit_offsets(tps)
@@ -166,7 +166,7 @@ class ParallelConsumer(ParallelBase):
     def _install_signals(self) -> Dict[int, Any]:
         if threading.current_thread() is not threading.main_thread():
             return {}
-        previous = {}
+        previous: Dict[int, Any] = {}
         for signum in (signal.SIGINT, signal.SIGTERM):
             try:
                 previous[signum] = signal.signal(signum, lambda _s, _f: self._stopping.set())
@@ -240,7 +240,7 @@ class ParallelConsumer(ParallelBase):
         deadline = time.monotonic() + 60.0
         while True:
             try:
-                producer.produce(self._options.dead_letter_topic, value=msg.value(), key=msg.key(),
+                producer.produce(self._options.dead_letter_topic or "", value=msg.value(), key=msg.key(),
                                  headers=dead_letter_headers(msg, error, work.attempts), on_delivery=on_delivery)
                 break
             except BufferError:
