@@ -7,6 +7,8 @@
 #                native librdkafka (bench/run.py; `make bench-quick` for a smoke run)
 #   make soak    10 M messages produced and consumed, RSS sampled (bench/soak.py)
 #   make bench-spark  the Spark data source against upstream's mapInArrow pattern (bench/spark_bench.py)
+#   make bench-parallel  the parallel consumer against a poll loop and pyrallel-consumer (bench/parallel.py;
+#                also part of `make bench`; FT_PYTHON=path/to/python3.13t adds free-threaded rows)
 #   make docs    build the HTML documentation into build/docs
 #   make sanitize  the unit and mock tiers under ASan/UBSan/LSan (scripts/sanitize.sh)
 #   make tsan    the thread stress tests under ThreadSanitizer on a free-threaded CPython
@@ -45,8 +47,14 @@ PEERS := confluent-kafka==$(UPSTREAM_VERSION) kafka-python==3.0.12 aiokafka==0.1
 # Spark for upstream's side of bench-spark (the same versions as this project's test extra).
 SPARK_PEERS := pyspark==4.3.0 'pandas>=2.2,<3' 'pyarrow>=15'
 SPARK_BENCH_STAMP := $(BENCH_VENV)/.spark-stamp
+# pyrallel-consumer, bench/parallel.py's peer, needs Python >= 3.12 and upstream confluent-kafka:
+# a virtualenv of its own, on pyenv's 3.12 where there is one.
+PYRALLEL_VENV := .pyrallel-venv
+PYRALLEL_STAMP := $(PYRALLEL_VENV)/.deps-stamp
+PYRALLEL_BASE_PYTHON ?= $(or $(lastword $(wildcard $(HOME)/.pyenv/versions/3.12.*/bin/python)),$(shell command -v python3.12))
+PYRALLEL_PEERS := pyrallel-consumer==1.0.0 confluent-kafka==$(UPSTREAM_VERSION)
 
-.PHONY: all deps build compat-venv programs demo test karapace-rest-proxy docs sanitize tsan bench bench-quick bench-native bench-spark soak wheel matrix clean
+.PHONY: all deps build compat-venv programs demo test karapace-rest-proxy docs sanitize tsan bench bench-quick bench-native bench-spark bench-parallel pyrallel-venv soak wheel matrix clean
 
 all: build
 
@@ -134,13 +142,31 @@ bench-native: deps
 	cmake --build build/bench --target rdkbench
 
 BENCH_ARGS ?=
-bench: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP)
+bench: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP) $(PYRALLEL_STAMP)
 	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench \
 	    --plot build/bench/throughput.png $(BENCH_ARGS)
+	$(PARALLEL_BENCH) $(PARALLEL_BENCH_ARGS)
 
-bench-quick: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP)
+bench-quick: build bench-native $(BENCH_STAMP) $(OURS_BENCH_STAMP) $(PYRALLEL_STAMP)
 	$(PY) bench/run.py --upstream-python $(BENCH_VENV)/bin/python --native build/bench/rdkbench --quick \
 	    --repeat 1 $(BENCH_ARGS)
+	$(PARALLEL_BENCH) --quick $(PARALLEL_BENCH_ARGS)
+
+# When pyrallel-consumer cannot be installed, the stamp is not made and bench/parallel.py skips
+# its rows, saying so.
+pyrallel-venv: $(PYRALLEL_STAMP)
+$(PYRALLEL_STAMP): Makefile
+	@{ test -x $(PYRALLEL_VENV)/bin/python || $(or $(PYRALLEL_BASE_PYTHON),false) -m venv $(PYRALLEL_VENV); } \
+	    && $(PYRALLEL_VENV)/bin/python -m pip install -q --disable-pip-version-check $(PYRALLEL_PEERS) \
+	    && touch $@ || echo "pyrallel-venv: pyrallel-consumer not installed (it needs Python >= 3.12;" \
+	    "PYRALLEL_BASE_PYTHON='$(PYRALLEL_BASE_PYTHON)'); bench/parallel.py will skip its rows" >&2
+
+# The parallel consumer (bench/parallel.py, about 3 minutes); FT_PYTHON adds free-threaded CPU rows.
+FT_PYTHON ?=
+PARALLEL_BENCH_ARGS ?=
+PARALLEL_BENCH = $(PY) bench/parallel.py --pyrallel-python $(PYRALLEL_VENV)/bin/python $(if $(FT_PYTHON),--ft-python $(FT_PYTHON))
+bench-parallel: build $(PYRALLEL_STAMP)
+	$(PARALLEL_BENCH) $(PARALLEL_BENCH_ARGS)
 
 # pyspark in the peers' virtualenv too: upstream's pattern runs under upstream's interpreter.
 $(SPARK_BENCH_STAMP): $(BENCH_STAMP)
@@ -155,7 +181,7 @@ soak: build
 	$(PY) bench/soak.py
 
 clean:
-	rm -rf build dist $(VENV) $(BENCH_VENV) $(COMPAT_VENV) src/*.egg-info src/confluent_kafka/*.so
+	rm -rf build dist $(VENV) $(BENCH_VENV) $(COMPAT_VENV) $(PYRALLEL_VENV) src/*.egg-info src/confluent_kafka/*.so
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # The unit and mock tiers against an ASan/UBSan/LSan build of the extension (scripts/sanitize.sh;
