@@ -31,6 +31,9 @@ class AIOParallelConsumer(ParallelBase):
         self._consumer = AIOConsumer(self._conf)
         self._producer: Optional[AIOProducer] = None
         self._stopping = threading.Event()
+        # Set when records were added (workers waiting take them) and when a record finished
+        # (a revoke or stop waiting for records in process looks again).
+        self._ready: Optional[asyncio.Event] = None
         self._progress: Optional[asyncio.Event] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._tasks: Set["asyncio.Task[None]"] = set()
@@ -72,11 +75,16 @@ class AIOParallelConsumer(ParallelBase):
         o = self._options
         self._loop = asyncio.get_running_loop()
         self._progress = asyncio.Event()
+        self._ready = asyncio.Event()
         self._handler = handler
         if o.on_failure == "dead_letter":
             self._producer = AIOProducer(dead_letter_config(self._conf, o.dead_letter_config))
         self._running = True
         signals = self._install_signals()
+        for _ in range(o.max_concurrency):
+            task = self._loop.create_task(self._work())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         try:
             await self._consumer.subscribe(self._topics, on_assign=self._on_assign,  # type: ignore[arg-type]
                                            on_revoke=self._on_revoke, on_lost=self._on_lost)
@@ -96,11 +104,12 @@ class AIOParallelConsumer(ParallelBase):
     # -- the owner -----------------------------------------------------------------------------
 
     async def _owner(self) -> None:
-        consumer, dispatcher = self._consumer, self._dispatcher
+        consumer, dispatcher, ready = self._consumer, self._dispatcher, self._ready
+        assert ready is not None
         self._start_clock()
         while not self._stopping.is_set():
-            self._accept(await consumer.consume(CONSUME_BATCH, POLL_TIMEOUT))
-            self._pump()
+            if self._accept(await consumer.consume(CONSUME_BATCH, POLL_TIMEOUT)):
+                ready.set()
             pause, resume = dispatcher.backpressure()
             if pause:
                 await consumer.pause(topic_partitions(pause))
@@ -122,6 +131,7 @@ class AIOParallelConsumer(ParallelBase):
 
     async def _shutdown(self) -> None:
         self._dispatcher.close()
+        self._ready.set()  # type: ignore[union-attr]
         if not await self._wait_idle(None):
             logger.warning("%d record(s) still in process after revoke_timeout; they run again after a restart",
                            self._dispatcher.in_flight)
@@ -193,16 +203,19 @@ class AIOParallelConsumer(ParallelBase):
 
     # -- the tasks -----------------------------------------------------------------------------
 
-    def _pump(self) -> None:
-        """Start a task for each ready record, up to max_concurrency running."""
-        dispatcher, limit = self._dispatcher, self._options.max_concurrency
-        while dispatcher.in_flight < limit:
+    async def _work(self) -> None:
+        """One of max_concurrency worker tasks: the next record whose key is free, until closed."""
+        dispatcher, ready = self._dispatcher, self._ready
+        assert ready is not None
+        while True:
             work = dispatcher.take(0)
-            if work is None:
+            if work is not None:
+                await self._process(work)
+                continue
+            if dispatcher.closed:
                 return
-            task = self._loop.create_task(self._process(work))  # type: ignore[union-attr]
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            ready.clear()
+            await ready.wait()
 
     async def _process(self, work: Work) -> None:
         handler = self._handler
@@ -233,8 +246,6 @@ class AIOParallelConsumer(ParallelBase):
                 return
         finally:
             self._progress.set()  # type: ignore[union-attr]
-            if not self._stopping.is_set():
-                self._pump()
 
     async def _give_up(self, work: Work, error: BaseException) -> None:
         policy = self._options.on_failure

@@ -74,7 +74,8 @@ class ParallelBase:
 
     # -- the owner's bookkeeping ---------------------------------------------------------------
 
-    def _accept(self, messages: Sequence[Any]) -> None:
+    def _accept(self, messages: Sequence[Any]) -> int:
+        """Hand consumed records to the dispatcher; how many it queued."""
         good = []
         for msg in messages:
             err = msg.error()
@@ -84,8 +85,7 @@ class ParallelBase:
                 raise KafkaException(err)
             elif err.code() != KafkaError._PARTITION_EOF:
                 logger.warning("consumer error: %s", err)
-        if good:
-            self._dispatcher.add(good)
+        return self._dispatcher.add(good) if good else 0
 
     def _restore(self, committed: Sequence[TopicPartition]) -> None:
         self._dispatcher.assign(((p.topic, p.partition), p.offset if p.offset >= 0 else None, p.metadata)

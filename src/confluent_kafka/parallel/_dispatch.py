@@ -233,6 +233,10 @@ class Dispatcher:
             self._changed.notify_all()
 
     @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
     def in_flight(self) -> int:
         return self._in_flight
 

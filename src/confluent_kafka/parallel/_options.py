@@ -19,7 +19,8 @@ class Options:
     ordering: str = "key"
     max_concurrency: int = 16
     commit_interval: float = 0.5
-    max_waiting: int = 1000
+    # Half of it must outlast the fetch a resumed partition waits for (up to about a second).
+    max_waiting: int = 5000
     max_waiting_bytes: int = 64 * 1024 * 1024
     max_attempts: int = 3
     retry_backoff: float = 0.1
