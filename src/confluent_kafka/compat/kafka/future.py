@@ -10,7 +10,7 @@ from confluent_kafka.compat.kafka.errors import RetriableError
 
 __all__ = ["Future"]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("kafka.future")  # kafka-python's name, for its base and its record futures
 
 
 def _exception_of(e: Any) -> BaseException:
@@ -52,13 +52,21 @@ class Future:
         """:returns: True if it failed with a retriable error."""
         return self.is_done and isinstance(self.exception, RetriableError)
 
+    def _callback_failed(self, exc: BaseException, what: str) -> bool:
+        """A callback or errback raised ``exc``: log it, as kafka-python does (the C record future
+        calls this too).
+
+        :returns: True to raise it (``error_on_callbacks``), False to go on with the next one.
+        """
+        log.error("Error processing %s", what, exc_info=exc)
+        return bool(self.error_on_callbacks)
+
     def _run(self, fns: Optional[List[Callable[[Any], Any]]], arg: Any, what: str) -> None:
         for fn in fns or ():
             try:
                 fn(arg)
-            except Exception:
-                log.exception("Error processing %s", what)
-                if self.error_on_callbacks:
+            except Exception as exc:
+                if self._callback_failed(exc, what):
                     raise
 
     def success(self, value: Any) -> "Future":

@@ -1,7 +1,6 @@
 """``kafka.producer.future``: the future ``send()`` returns and the :data:`RecordMetadata` it yields."""
 from __future__ import annotations
 
-import logging
 from collections import namedtuple
 from typing import Any, Callable, Dict, Optional, Tuple
 
@@ -18,8 +17,6 @@ RecordMetadata = namedtuple("RecordMetadata", [
 RecordMetadata.__doc__ = ("Where an acknowledged record was written: topic, partition, offset, its timestamp "
                           "(ms) and the serialized sizes (-1 when absent); ``checksum`` is None.")
 
-log = logging.getLogger("kafka.future")
-
 
 class FutureRecordMetadata(_RecordFuture, Future):
     """The pending result of one ``send()``: :meth:`get` waits for its :data:`RecordMetadata`.
@@ -33,14 +30,6 @@ class FutureRecordMetadata(_RecordFuture, Future):
     and its RecordMetadata is built only when someone asks (``value``, ``get()``, a callback). A
     function added while another thread settles the future runs exactly once, on one of them.
     """
-
-    def _callback_failed(self, exc: BaseException, what: str) -> bool:
-        """A callback or errback raised ``exc``: log it, as kafka-python does.
-
-        :returns: True to raise it (``error_on_callbacks``), False to go on with the next one.
-        """
-        log.error("Error processing %s", what, exc_info=exc)
-        return bool(self.error_on_callbacks)
 
     def get(self, timeout: Optional[float] = None) -> Any:
         """Wait for the broker's acknowledgement.
