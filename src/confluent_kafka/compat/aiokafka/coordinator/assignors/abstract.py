@@ -28,7 +28,11 @@ class AbstractPartitionAssignor(abc.ABC):
 
 
 class _BuiltInAssignor(AbstractPartitionAssignor):
-    """A librdkafka built-in assignor: the facade passes its ``name`` on and never calls it."""
+    """An assignor the facade never calls: librdkafka assigns. The consumer passes the ``name`` of
+    a built-in one (range, roundrobin) on, and refuses the others (sticky) by name."""
+
+    #: Why :meth:`assign` is not available (``{name}``: the assignor's name).
+    _unavailable = "librdkafka runs the {name} assignment itself"
 
     @classmethod
     def assign(cls, cluster: Any, members: Any) -> Any:
@@ -39,4 +43,4 @@ class _BuiltInAssignor(AbstractPartitionAssignor):
         :returns: never.
         :raises NotImplementedError: always.
         """
-        raise NotImplementedError(f"librdkafka runs the {cls.name} assignment itself")
+        raise NotImplementedError(cls._unavailable.format(name=cls.name))

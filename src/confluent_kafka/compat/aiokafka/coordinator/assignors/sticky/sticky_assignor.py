@@ -8,26 +8,14 @@ aiokafka. The class is importable; passing it in ``partition_assignment_strategy
 """
 from __future__ import annotations
 
-from typing import Any
-
-from ..abstract import AbstractPartitionAssignor
+from ..abstract import _BuiltInAssignor
 
 __all__ = ["StickyPartitionAssignor"]
 
 
-class StickyPartitionAssignor(AbstractPartitionAssignor):
+class StickyPartitionAssignor(_BuiltInAssignor):
     """aiokafka's sticky assignor; refused by the facade's consumer (see the module)."""
 
     name = "sticky"
     version = 0
-
-    @classmethod
-    def assign(cls, cluster: Any, members: Any) -> Any:
-        """Not available: librdkafka runs the assignment and has no eager sticky assignor.
-
-        :param cluster: the cluster metadata.
-        :param members: the group members' subscriptions.
-        :returns: never.
-        :raises NotImplementedError: always.
-        """
-        raise NotImplementedError("librdkafka has no eager sticky assignor")
+    _unavailable = "librdkafka has no eager sticky assignor"
