@@ -12,11 +12,14 @@ librdkafka's own text for the code, so the wording matches what the rest of this
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Type
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Type, TypeVar, cast
 
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
 
-__all__ = ["BrokerCode", "BROKER_CODES", "build_broker_errors", "describe", "make_for_code"]
+__all__ = ["BrokerCode", "BROKER_CODES", "broker_error_str", "build_broker_errors", "describe", "error_class",
+           "error_str", "make_for_code"]
+
+_E = TypeVar("_E", bound=BaseException)
 
 
 class BrokerCode(NamedTuple):
@@ -184,6 +187,44 @@ def describe(errno: int) -> str:
     return text[len("Broker: "):] if text.startswith("Broker: ") else text
 
 
+def error_str(self: BaseException) -> str:
+    """``str()`` of both facades' ``KafkaError``: the class name, then ``": "`` and the message
+    where there is one.
+
+    :param self: the error.
+    :returns: the text.
+    """
+    if not self.args:
+        return type(self).__name__
+    return f"{type(self).__name__}: {BaseException.__str__(self)}"
+
+
+def broker_error_str(self: Any) -> str:
+    """``str()`` of both facades' ``BrokerResponseError``: ``[Error <errno>]`` before
+    :func:`error_str`.
+
+    :param self: the error.
+    :returns: the text.
+    """
+    return f"[Error {self.errno}] {error_str(self)}"
+
+
+def error_class(module: str, name: str, doc: str, flags: str, base: Type[_E], *more: type, **attrs: Any) -> Type[_E]:
+    """A facade exception class.
+
+    :param module: the facade module it belongs to (its ``__module__``).
+    :param name: its name.
+    :param doc: its docstring.
+    :param flags: ``r`` retriable, ``m`` invalid metadata (see :class:`BrokerCode`).
+    :param base: its first base; ``more``: any further bases.
+    :param attrs: further class attributes.
+    :returns: the class.
+    """
+    namespace: Dict[str, Any] = {"__module__": module, "__qualname__": name, "__doc__": doc,
+                                 "retriable": "r" in flags, "invalid_metadata": "m" in flags, **attrs}
+    return cast(Type[_E], type(name, (base, *more), namespace))
+
+
 def build_broker_errors(
     flavour: str,
     namespace: Dict[str, Any],
@@ -231,17 +272,8 @@ def build_broker_errors(
             bases = (retriable_base, broker_base)
         else:
             bases = (broker_base,)
-        attrs: Dict[str, Any] = {
-            "__module__": module,
-            "__qualname__": name,
-            "__doc__": f"Broker error {code.errno} ({message}): {describe(code.errno)}",
-            "errno": code.errno,
-            "message": message,
-            "description": describe(code.errno),
-            "retriable": "r" in flags,
-            "invalid_metadata": "m" in flags,
-        }
-        cls = type(name, bases, attrs)
+        cls = error_class(module, name, f"Broker error {code.errno} ({message}): {describe(code.errno)}", flags,
+                          *bases, errno=code.errno, message=message, description=describe(code.errno))
         namespace[name] = cls
         by_code[code.errno] = cls
     return by_code

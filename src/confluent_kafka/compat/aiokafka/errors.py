@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Type
 
 from confluent_kafka.cimpl import KafkaError as _RdKafkaError
-from confluent_kafka.compat._errors import build_broker_errors
+from confluent_kafka.compat._errors import broker_error_str, build_broker_errors, error_class, error_str
 
 
 class KafkaError(RuntimeError):
@@ -17,11 +17,7 @@ class KafkaError(RuntimeError):
 
     retriable = False
     invalid_metadata = False
-
-    def __str__(self) -> str:
-        if not self.args:
-            return type(self).__name__
-        return f"{type(self).__name__}: {super().__str__()}"
+    __str__ = error_str
 
 
 class IllegalStateError(KafkaError):
@@ -32,54 +28,19 @@ class IllegalArgumentError(KafkaError):
     """A method got an argument it cannot use."""
 
 
-class NoBrokersAvailable(KafkaError):
-    """No broker could be reached."""
-
-    retriable = True
-    invalid_metadata = True
+def _flagged(name: str, doc: str, flags: str, base: Type[KafkaError] = KafkaError) -> Type[KafkaError]:
+    """A client error whose flags differ from its base's (``r`` retriable, ``m`` invalid metadata)."""
+    return error_class(__name__, name, doc, flags, base)
 
 
-class NodeNotReadyError(KafkaError):
-    """The broker connection is not ready."""
-
-    retriable = True
-
-
-class KafkaProtocolError(KafkaError):
-    """The broker sent something the client could not understand."""
-
-    retriable = True
-
-
-class CorrelationIdError(KafkaProtocolError):
-    """A response did not match its request."""
-
-    retriable = True
-
-
-class Cancelled(KafkaError):
-    """The request was cancelled."""
-
-    retriable = True
-
-
-class TooManyInFlightRequests(KafkaError):
-    """Too many requests are waiting for an answer."""
-
-    retriable = True
-
-
-class StaleMetadata(KafkaError):
-    """Cached metadata is out of date."""
-
-    retriable = True
-    invalid_metadata = True
-
-
-class MetadataEmptyBrokerList(KafkaError):
-    """The metadata named no broker."""
-
-    retriable = True
+NoBrokersAvailable = _flagged("NoBrokersAvailable", "No broker could be reached.", "rm")
+NodeNotReadyError = _flagged("NodeNotReadyError", "The broker connection is not ready.", "r")
+KafkaProtocolError = _flagged("KafkaProtocolError", "The broker sent something the client could not understand.", "r")
+CorrelationIdError = _flagged("CorrelationIdError", "A response did not match its request.", "r", KafkaProtocolError)
+Cancelled = _flagged("Cancelled", "The request was cancelled.", "r")
+TooManyInFlightRequests = _flagged("TooManyInFlightRequests", "Too many requests are waiting for an answer.", "r")
+StaleMetadata = _flagged("StaleMetadata", "Cached metadata is out of date.", "rm")
+MetadataEmptyBrokerList = _flagged("MetadataEmptyBrokerList", "The metadata named no broker.", "r")
 
 
 class UnrecognizedBrokerVersion(KafkaError):
@@ -103,10 +64,7 @@ class AuthenticationMethodNotSupported(KafkaError):
     """The broker does not support the SASL mechanism."""
 
 
-class AuthenticationFailedError(KafkaError):
-    """Authentication failed."""
-
-    retriable = False
+AuthenticationFailedError = _flagged("AuthenticationFailedError", "Authentication failed.", "")
 
 
 class KafkaUnavailableError(KafkaError):
@@ -117,11 +75,7 @@ class KafkaTimeoutError(KafkaError):
     """An operation did not finish in time."""
 
 
-class KafkaConnectionError(KafkaError):
-    """A broker connection failed."""
-
-    retriable = True
-    invalid_metadata = True
+KafkaConnectionError = _flagged("KafkaConnectionError", "A broker connection failed.", "rm")
 
 
 class UnsupportedCodecError(KafkaError):
@@ -171,8 +125,7 @@ class BrokerResponseError(KafkaError):
     message: str
     description: str = ""
 
-    def __str__(self) -> str:
-        return f"[Error {self.errno}] {super().__str__()}"
+    __str__ = broker_error_str
 
 
 kafka_errors: Dict[int, type] = build_broker_errors("aiokafka", globals(), BrokerResponseError)

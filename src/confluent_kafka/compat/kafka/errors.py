@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from confluent_kafka.compat._errors import build_broker_errors, make_for_code
+from confluent_kafka.compat._errors import broker_error_str, build_broker_errors, error_str, make_for_code
 
 
 class KafkaError(Exception):
@@ -15,11 +15,7 @@ class KafkaError(Exception):
 
     retriable = False
     invalid_metadata = False
-
-    def __str__(self) -> str:
-        if not self.args:
-            return type(self).__name__
-        return f"{type(self).__name__}: {super().__str__()}"
+    __str__ = error_str
 
     def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self.args == getattr(other, "args", None)
@@ -143,8 +139,7 @@ class BrokerResponseError(KafkaError):
     message: Optional[str] = None
     description: Optional[str] = None
 
-    def __str__(self) -> str:
-        return f"[Error {self.errno}] {super().__str__()}"
+    __str__ = broker_error_str
 
 
 class AuthorizationError(BrokerResponseError):
