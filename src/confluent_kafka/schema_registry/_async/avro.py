@@ -9,10 +9,9 @@ from typing import Any, Callable, Coroutine, Dict, Optional, Tuple, Union
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
 from .._sync.avro import _DESERIALIZER_DEFAULTS, _SERIALIZER_DEFAULTS, _AvroDeserializerSettings, _AvroSerializerSettings
 from ..common import asyncinit
-from ..common._builders import build_async
 from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
 from ..common.schema_registry_client import Schema
-from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, build_async
 
 __all__ = ["AsyncAvroSerializer", "AsyncAvroSerializerBuilder", "AsyncAvroDeserializer",
            "AsyncAvroDeserializerBuilder"]

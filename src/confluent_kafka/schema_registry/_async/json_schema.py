@@ -9,11 +9,10 @@ from typing import Any, Callable, Coroutine, Dict, Optional, Tuple, Union
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
 from .._sync.json_schema import JSONDeserializer, JSONSerializer, _JSONDeserializerSettings, _JSONSerializerSettings
 from ..common import asyncinit
-from ..common._builders import build_async
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import run_async
-from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, build_async
 
 __all__ = ["_resolve_named_schema", "AsyncJSONSerializer", "AsyncJSONSerializerBuilder", "AsyncJSONDeserializer",
            "AsyncJSONDeserializerBuilder"]

@@ -12,11 +12,10 @@ from ...serialization import DeserializerBuilder, SerializationContext, Serializ
 from .._sync.protobuf import ProtobufDeserializer, ProtobufSerializer
 from .._sync.protobuf import _ProtobufDeserializerSettings, _ProtobufSerializerSettings
 from ..common import asyncinit
-from ..common._builders import build_async
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import run_async
-from .serde import AsyncBaseDeserializer, AsyncBaseSerializer
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, build_async
 
 __all__ = ["_resolve_named_schema", "AsyncProtobufSerializer", "AsyncProtobufSerializerBuilder",
            "AsyncProtobufDeserializer", "AsyncProtobufDeserializerBuilder"]

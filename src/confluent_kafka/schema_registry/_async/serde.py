@@ -4,11 +4,21 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Awaitable, Callable, Dict, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, TypeVar
 
 from ...serialization import Deserializer, SerializationContext, Serializer
-from ..common.serde import FALLBACK_TYPE, KAFKA_CLUSTER_ID, SerdeBase, SerdeOp, run_async
-from .._sync.serde import AssociatedNameStrategy, check_client_or_conf
+from ..common.serde import (
+    FALLBACK_TYPE,
+    KAFKA_CLUSTER_ID,
+    AssociatedNameStrategy,
+    SerdeBase,
+    SerdeOp,
+    check_client_or_conf,
+    run_async,
+)
+
+if TYPE_CHECKING:
+    from ..common._builders import SerdeBuilderBase
 
 __all__ = ["AsyncAssociatedNameStrategy", "AsyncBaseSerde", "AsyncBaseSerializer", "AsyncBaseDeserializer",
            "async_build_serde", "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
@@ -94,6 +104,15 @@ async def async_build_serde(schema_registry_client: Any, schema_registry_conf: O
                 log.warning("Failed to close a serde whose init callback failed", exc_info=True)
             raise
     return serde
+
+
+async def build_async(builder: "SerdeBuilderBase", conf: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+    """:func:`~confluent_kafka.schema_registry._sync.serde.build_sync` for the async builders (the
+    serde is awaited, and so is ``init``)."""
+    builder._ready()
+    serde = await async_build_serde(builder._schema_registry_client, builder._schema_registry_conf,
+                                    builder._construct, builder._init)
+    return serde, dict(conf)
 
 
 class AsyncBaseSerde(SerdeBase):

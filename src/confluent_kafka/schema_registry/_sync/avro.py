@@ -14,12 +14,11 @@ from ..common._builders import (
     SerdeBuilderBase,
     SerializerSettings,
     ToDictSetter,
-    build_sync,
 )
 from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution
-from .serde import BaseDeserializer, BaseSerializer
+from .serde import BaseDeserializer, BaseSerializer, build_sync
 
 __all__ = ["AvroSerializer", "AvroSerializerBuilder", "AvroDeserializer", "AvroDeserializerBuilder"]
 

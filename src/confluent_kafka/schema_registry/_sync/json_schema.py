@@ -14,12 +14,11 @@ from ..common._builders import (
     SerdeBuilderBase,
     SerializerSettings,
     ToDictSetter,
-    build_sync,
 )
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution, run_sync
-from .serde import BaseDeserializer, BaseSerializer
+from .serde import BaseDeserializer, BaseSerializer, build_sync
 
 __all__ = ["_resolve_named_schema", "JSONSerializer", "JSONSerializerBuilder", "JSONDeserializer",
            "JSONDeserializerBuilder"]

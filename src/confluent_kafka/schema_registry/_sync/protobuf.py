@@ -14,12 +14,11 @@ from ..common._builders import (
     MessageTypeSetter,
     SerdeBuilderBase,
     SerializerSettings,
-    build_sync,
 )
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import ValidationRulesExecution, run_sync
-from .serde import BaseDeserializer, BaseSerializer
+from .serde import BaseDeserializer, BaseSerializer, build_sync
 
 __all__ = ["_resolve_named_schema", "ProtobufSerializer", "ProtobufSerializerBuilder", "ProtobufDeserializer",
            "ProtobufDeserializerBuilder"]

@@ -4,99 +4,28 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
-from typing import Any, Callable, Dict, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple, TypeVar
 
-from ...serialization import Deserializer, MessageField, SerializationContext, Serializer
-from ..common.serde import FALLBACK_TYPE, KAFKA_CLUSTER_ID, SerdeBase, SerdeOp, associated_subject_op, run_sync
+from ...serialization import Deserializer, Serializer
+from ..common.serde import (  # noqa: F401 - AssociatedNameStrategy, check_client_or_conf: their old import paths
+    FALLBACK_TYPE,
+    KAFKA_CLUSTER_ID,
+    AssociatedNameStrategy,
+    SerdeBase,
+    SerdeOp,
+    check_client_or_conf,
+    run_sync,
+)
+
+if TYPE_CHECKING:
+    from ..common._builders import SerdeBuilderBase
 
 __all__ = ["AssociatedNameStrategy", "BaseSerde", "BaseSerializer", "BaseDeserializer", "build_serde",
            "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
 
 log = logging.getLogger("confluent_kafka.schema_registry.serde")
 
-DEFAULT_CACHE_CAPACITY = 1000
-
-
-class AssociatedNameStrategy:
-    """The subject associated with the topic in the registry (key or value association),
-    falling back to ``topic_subject_name_strategy`` when there is none (or to the strategy
-    named by ``subject.name.strategy.fallback.type``: TOPIC, RECORD, TOPIC_RECORD or NONE).
-    Found subjects are cached (LRU).
-
-    :param cache_capacity: how many (topic, key/value, record name) answers to keep.
-    """
-
-    def __init__(self, cache_capacity: int = DEFAULT_CACHE_CAPACITY) -> None:
-        self._capacity = cache_capacity
-        self._cache: "OrderedDict[Tuple[str, bool, Optional[str]], str]" = OrderedDict()
-        self._lock = threading.Lock()
-        self._cluster_id_resolver: Optional[Callable[[], Any]] = None
-
-    def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
-        """The function giving the Kafka cluster id, the namespace of the association lookups
-        when ``subject.name.strategy.kafka.cluster.id`` is not set.
-
-        :param resolver: called on a cache miss only.
-        """
-        self._cluster_id_resolver = resolver
-
-    def _op(self, ctx: Optional[SerializationContext], record_name: Optional[str], conf: Optional[Dict[str, Any]],
-            has_client: bool) -> SerdeOp:
-        if ctx is None:
-            raise ValueError("SerializationContext is required for AssociatedNameStrategy. "
-                             "Either provide a SerializationContext or use a different strategy.")
-        if ctx.topic is None:
-            return None
-        key = (ctx.topic, ctx.field == MessageField.KEY, record_name)
-        with self._lock:
-            known = self._cache.get(key)
-            if known is not None:
-                self._cache.move_to_end(key)
-                return known
-        found = yield from associated_subject_op(ctx, record_name, conf, has_client, self._cluster_id_resolver)
-        if found is not None:
-            with self._lock:
-                self._cache[key] = found
-                while len(self._cache) > self._capacity:
-                    self._cache.popitem(last=False)
-        return found
-
-    def __call__(self, ctx: Optional[SerializationContext], record_name: Optional[str],
-                 schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None) -> Optional[str]:
-        """The subject for ``ctx``'s topic and field.
-
-        :param ctx: the serialization context (required).
-        :param record_name: the record's name, for the fallback strategies.
-        :param schema_registry_client: the client to query.
-        :param conf: ``subject.name.strategy.kafka.cluster.id`` and
-            ``subject.name.strategy.fallback.type``.
-        :returns: the subject name.
-        :raises ValueError: when ``ctx`` is None.
-        :raises ~confluent_kafka.serialization.SerializationError: for several associated subjects, or none with
-            fallback NONE.
-        """
-        found: Optional[str] = run_sync(self._op(ctx, record_name, conf, schema_registry_client is not None),
-                                        schema_registry_client)
-        return found
-
-    def clear_cache(self) -> None:
-        """Forget the subjects found."""
-        with self._lock:
-            self._cache.clear()
-
-
 _S = TypeVar("_S", bound="BaseSerde")
-
-
-def check_client_or_conf(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]]) -> None:
-    """A serde builder takes a Schema Registry client or the configuration to make one, not both.
-
-    :raises ValueError: when both are given.
-    """
-    if schema_registry_client is not None and schema_registry_conf is not None:
-        raise ValueError("Cannot specify both a Schema Registry client and a configuration; use one or the other")
 
 
 def build_serde(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]],
@@ -143,6 +72,19 @@ def build_serde(schema_registry_client: Any, schema_registry_conf: Optional[Dict
                 log.warning("Failed to close a serde whose init callback failed", exc_info=True)
             raise
     return serde
+
+
+def build_sync(builder: "SerdeBuilderBase", conf: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
+    """Build ``builder``'s serde (see ``common/_builders.py``).
+
+    :returns: (serde, a copy of ``conf``).
+    :raises ValueError: when both a client and a client configuration are set, or a setting
+        the serde needs is missing.
+    """
+    builder._ready()
+    serde = build_serde(builder._schema_registry_client, builder._schema_registry_conf, builder._construct,
+                        builder._init)
+    return serde, dict(conf)
 
 
 class BaseSerde(SerdeBase):

@@ -6,12 +6,14 @@ A builder is given to a serializing client as ``key.serializer.builder`` (and th
 the client is made it calls ``build(conf, is_key)``: the Schema Registry client is the one set
 with ``set_schema_registry_client``, or one made from ``set_schema_registry_config`` (owned and
 closed by the serde, so by the client), and the serde is made with the other settings. The
-client configuration is handed back unchanged (no builder reads settings from it).
+client configuration is handed back unchanged (no builder reads settings from it). The two
+``build()``s are the shells' (``build_sync`` in ``_sync/serde.py``, ``build_async`` in
+``_async/serde.py``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, TypeVar
+from typing import Any, Callable, Dict, Optional, TypeVar
 
 B = TypeVar("B", bound="SerdeBuilderBase")
 
@@ -184,28 +186,3 @@ class FromDictSetter:
         """
         self._from_dict = from_dict
         return self
-
-
-def build_sync(builder: SerdeBuilderBase, conf: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
-    """Build ``builder``'s serde (see the module's docstring).
-
-    :returns: (serde, a copy of ``conf``).
-    :raises ValueError: when both a client and a client configuration are set, or a setting
-        the serde needs is missing.
-    """
-    from .._sync.serde import build_serde
-
-    builder._ready()
-    serde = build_serde(builder._schema_registry_client, builder._schema_registry_conf, builder._construct,
-                        builder._init)
-    return serde, dict(conf)
-
-
-async def build_async(builder: SerdeBuilderBase, conf: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
-    """:func:`build_sync` for the async builders (the serde is awaited, and so is ``init``)."""
-    from .._async.serde import async_build_serde
-
-    builder._ready()
-    serde = await async_build_serde(builder._schema_registry_client, builder._schema_registry_conf,
-                                    builder._construct, builder._init)
-    return serde, dict(conf)

@@ -14,6 +14,7 @@ import io
 import struct
 import threading
 import uuid
+from collections import OrderedDict
 from enum import Enum
 from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, Tuple, TypeVar
 
@@ -547,8 +548,6 @@ def resolve_subject_name_strategy(kind: Any, strategy_conf: Any, strategy: Any,
     :raises ValueError: for a strategy that is not callable, or an unknown or NONE type.
     """
     if associated is None:
-        from .._sync.serde import AssociatedNameStrategy
-
         associated = AssociatedNameStrategy
     if strategy is not None:
         if not callable(strategy):
@@ -647,6 +646,86 @@ def associated_subject_op(ctx: SerializationContext, record_name: Optional[str],
     return _strategies()[fallback](ctx, record_name)
 
 
+DEFAULT_CACHE_CAPACITY = 1000
+
+
+class AssociatedNameStrategy:
+    """The subject associated with the topic in the registry (key or value association),
+    falling back to ``topic_subject_name_strategy`` when there is none (or to the strategy
+    named by ``subject.name.strategy.fallback.type``: TOPIC, RECORD, TOPIC_RECORD or NONE).
+    Found subjects are cached (LRU).
+
+    :param cache_capacity: how many (topic, key/value, record name) answers to keep.
+    """
+
+    def __init__(self, cache_capacity: int = DEFAULT_CACHE_CAPACITY) -> None:
+        self._capacity = cache_capacity
+        self._cache: "OrderedDict[Tuple[str, bool, Optional[str]], str]" = OrderedDict()
+        self._lock = threading.Lock()
+        self._cluster_id_resolver: Optional[Callable[[], Any]] = None
+
+    def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
+        """The function giving the Kafka cluster id, the namespace of the association lookups
+        when ``subject.name.strategy.kafka.cluster.id`` is not set.
+
+        :param resolver: called on a cache miss only.
+        """
+        self._cluster_id_resolver = resolver
+
+    def _op(self, ctx: Optional[SerializationContext], record_name: Optional[str], conf: Optional[Dict[str, Any]],
+            has_client: bool) -> SerdeOp:
+        if ctx is None:
+            raise ValueError("SerializationContext is required for AssociatedNameStrategy. "
+                             "Either provide a SerializationContext or use a different strategy.")
+        if ctx.topic is None:
+            return None
+        key = (ctx.topic, ctx.field == MessageField.KEY, record_name)
+        with self._lock:
+            known = self._cache.get(key)
+            if known is not None:
+                self._cache.move_to_end(key)
+                return known
+        found = yield from associated_subject_op(ctx, record_name, conf, has_client, self._cluster_id_resolver)
+        if found is not None:
+            with self._lock:
+                self._cache[key] = found
+                while len(self._cache) > self._capacity:
+                    self._cache.popitem(last=False)
+        return found
+
+    def __call__(self, ctx: Optional[SerializationContext], record_name: Optional[str],
+                 schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None) -> Optional[str]:
+        """The subject for ``ctx``'s topic and field.
+
+        :param ctx: the serialization context (required).
+        :param record_name: the record's name, for the fallback strategies.
+        :param schema_registry_client: the client to query.
+        :param conf: ``subject.name.strategy.kafka.cluster.id`` and
+            ``subject.name.strategy.fallback.type``.
+        :returns: the subject name.
+        :raises ValueError: when ``ctx`` is None.
+        :raises ~confluent_kafka.serialization.SerializationError: for several associated subjects, or none with
+            fallback NONE.
+        """
+        found: Optional[str] = run_sync(self._op(ctx, record_name, conf, schema_registry_client is not None),
+                                        schema_registry_client)
+        return found
+
+    def clear_cache(self) -> None:
+        """Forget the subjects found."""
+        with self._lock:
+            self._cache.clear()
+
+
+def check_client_or_conf(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]]) -> None:
+    """A serde builder takes a Schema Registry client or the configuration to make one, not both.
+
+    :raises ValueError: when both are given.
+    """
+    if schema_registry_client is not None and schema_registry_conf is not None:
+        raise ValueError("Cannot specify both a Schema Registry client and a configuration; use one or the other")
+
+
 # -- the steps shared by every format -------------------------------------------------------------
 
 
@@ -724,8 +803,6 @@ class SerdeBase(RuleRunner):
 
     def _new_associated_strategy(self) -> Any:
         """A new associated subject name strategy of this serde's kind (sync or async)."""
-        from .._sync.serde import AssociatedNameStrategy
-
         return AssociatedNameStrategy()
 
     def configure_subject_name_strategy(self, subject_name_strategy_type: Any = None,
@@ -786,8 +863,6 @@ class SerdeBase(RuleRunner):
 
     def _subject_op(self, ctx: Optional[SerializationContext], record_name: Optional[str],
                     has_client: bool) -> SerdeOp:
-        from .._sync.serde import AssociatedNameStrategy
-
         strategy = self._conf.strategy
         if isinstance(strategy, AssociatedNameStrategy):
             return (yield from strategy._op(ctx, record_name, self._conf.strategy_conf, has_client))
