@@ -143,3 +143,68 @@ class Running:
     def join(self, timeout: float = 60.0) -> None:
         self.thread.join(timeout)
         assert not self.thread.is_alive(), "run() did not return"
+
+
+def members_come_and_go(bootstrap: str, topic: str, group: str, strategy: str, count: int,
+                        ends: Dict[int, int], step: float = 60.0, settle: bool = False,
+                        seconds: float = 0.003) -> Recorder:
+    """Members of one group join and leave while ``count`` records are processed; checks that
+    nothing is lost, no key runs on two members at once, each key keeps its order, and the
+    group's commits reach the ends. Returns the recorder, for what ran twice.
+
+    Each change waits for a tenth of the records more to finish; with ``settle`` it first waits
+    for every member to hold partitions (for a broker whose rebalances take seconds)."""
+    from confluent_kafka.parallel import ParallelConsumer
+
+    # One recorder for every member: an overlap or a reordering across members shows too.
+    rec = Recorder("key")
+    handler = rec.handler(seconds)
+    members: List[Running] = []
+
+    def join() -> Running:
+        pc = ParallelConsumer({"bootstrap.servers": bootstrap, "group.id": group,
+                               "auto.offset.reset": "earliest", "session.timeout.ms": 6000,
+                               "heartbeat.interval.ms": 500, "partition.assignment.strategy": strategy},
+                              max_concurrency=4, commit_interval=0.1)
+        pc.subscribe([topic])
+        members.append(Running(pc, handler))
+        return members[-1]
+
+    def where() -> str:
+        """Each member's partitions and records in process, for a failure's message."""
+        return "; ".join(f"member {i}: {sorted(m.pc.stats()['partitions'])}, in flight "
+                         f"{m.pc.stats()['in_flight']}" for i, m in enumerate(members)) + f"; {len(rec.runs)} done"
+
+    def progress() -> None:
+        if settle:
+            deadline = time.monotonic() + step
+            live = [m for m in members if m.thread.is_alive()]
+            while not all(m.pc.stats()["partitions"] for m in live) and time.monotonic() < deadline:
+                time.sleep(0.1)
+        with rec.lock:
+            goal = min(count, len(rec.runs) + count // 10)
+        assert rec.wait_for(goal, step), where()
+
+    try:
+        first = join()
+        progress()
+        join()
+        progress()
+        join()
+        progress()
+        first.stop()  # leaves mid-run: its partitions move to the others
+        assert first.error is None
+        progress()
+        members[1].stop()
+        progress()
+        assert rec.wait_for(count, step * 1.5), where()
+    finally:
+        for member in members:
+            member.stop()
+    assert all(m.error is None for m in members)
+    assert rec.missing(ends) == []
+    assert rec.overlaps == [], f"two records of one key at once: {rec.overlaps[:5]}"
+    assert rec.out_of_order() == []
+    assert [(p.partition, p.offset) for p in committed(bootstrap, group, topic)] == sorted(ends.items())
+    assert all(m.pc.stats()["processed"] > 0 for m in members)
+    return rec
