@@ -131,6 +131,7 @@ class AIOParallelConsumer(ParallelBase):
 
     async def _shutdown(self) -> None:
         self._dispatcher.close()
+        self._stopping.set()  # a record waiting to be retried gives up: it runs again after a restart
         self._ready.set()  # type: ignore[union-attr]
         if not await self._wait_idle(None):
             logger.warning("%d record(s) still in process after revoke_timeout; they run again after a restart",

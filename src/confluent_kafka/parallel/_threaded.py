@@ -122,6 +122,7 @@ class ParallelConsumer(ParallelBase):
     def _shutdown(self) -> None:
         dispatcher = self._dispatcher
         dispatcher.close()
+        self._stopping.set()  # a record waiting to be retried gives up: it runs again after a restart
         if not dispatcher.wait_idle(None, self._options.revoke_timeout):
             logger.warning("%d record(s) still in process after revoke_timeout; they run again after a restart",
                            dispatcher.in_flight)
