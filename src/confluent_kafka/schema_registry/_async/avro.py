@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Coroutine, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
-from .._sync.avro import _DESERIALIZER_DEFAULTS, _SERIALIZER_DEFAULTS, _AvroDeserializerSettings, _AvroSerializerSettings
 from ..common import asyncinit
+from ..common._builders import _AvroDeserializerSettings, _AvroSerializerSettings
 from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
 from ..common.schema_registry_client import Schema
-from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, build_async
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, AsyncBuild
 
 __all__ = ["AsyncAvroSerializer", "AsyncAvroSerializerBuilder", "AsyncAvroDeserializer",
            "AsyncAvroDeserializerBuilder"]
@@ -34,9 +34,7 @@ class AsyncAvroSerializer(AvroSerializerSteps, AsyncBaseSerializer):
                        to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        await self._run(self._init_op(schema_str, to_dict, conf, _SERIALIZER_DEFAULTS))
-        self._init_rules(rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf), rule_conf, rule_registry)
 
     async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Encode ``obj`` (see the synchronous serializer).
@@ -66,9 +64,7 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
                        from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
                        rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        await self._run(self._init_op(schema_str, from_dict, return_record_name, conf, _DESERIALIZER_DEFAULTS))
-        self._init_rules(rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf), rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes (see the synchronous deserializer).
@@ -80,7 +76,8 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
         return await self._run(self._deserialize_op(data, ctx))
 
 
-class AsyncAvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
+class AsyncAvroSerializerBuilder(  # type: ignore[misc]
+        _AvroSerializerSettings, AsyncBuild[AsyncAvroSerializer], SerializerBuilder):
     """Builds an :class:`AsyncAvroSerializer` when an asyncio serializing producer
     (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
     returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
@@ -96,23 +93,13 @@ class AsyncAvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
     :param serializer_init: a coroutine function awaited with the serializer once made.
     """
 
-
     def _construct(self, client: Any) -> Any:
         return AsyncAvroSerializer(client, self._schema_str, self._to_dict, self._serializer_conf, self._rule_conf,
                                    self._rule_registry)
 
-    def build(self, conf: Dict[str, Any],  # type: ignore[override]
-              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncAvroSerializer", Dict[str, Any]]]:
-        """Make the serializer (the producer awaits this).
 
-        :param conf: the producer's configuration, handed back unchanged.
-        :param is_key: whether the serializer is for keys.
-        :returns: a coroutine of the serializer and the configuration.
-        """
-        return build_async(self, conf)
-
-
-class AsyncAvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilder):
+class AsyncAvroDeserializerBuilder(  # type: ignore[misc]
+        _AvroDeserializerSettings, AsyncBuild[AsyncAvroDeserializer], DeserializerBuilder):
     """Builds an :class:`AsyncAvroDeserializer` for an asyncio deserializing consumer (see
     :class:`AsyncAvroSerializerBuilder`).
 
@@ -127,17 +114,6 @@ class AsyncAvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilde
     :param deserializer_init: a coroutine function awaited with the deserializer once made.
     """
 
-
     def _construct(self, client: Any) -> Any:
         return AsyncAvroDeserializer(client, self._schema_str, self._from_dict, self._return_record_name,
                                      self._deserializer_conf, self._rule_conf, self._rule_registry)
-
-    def build(self, conf: Dict[str, Any],  # type: ignore[override]
-              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncAvroDeserializer", Dict[str, Any]]]:
-        """Make the deserializer (the consumer awaits this).
-
-        :param conf: the consumer's configuration, handed back unchanged.
-        :param is_key: whether the deserializer is for keys.
-        :returns: a coroutine of the deserializer and the configuration.
-        """
-        return build_async(self, conf)

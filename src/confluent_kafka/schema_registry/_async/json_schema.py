@@ -4,15 +4,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Coroutine, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
-from .._sync.json_schema import JSONDeserializer, JSONSerializer, _JSONDeserializerSettings, _JSONSerializerSettings
 from ..common import asyncinit
+from ..common._builders import _JSONDeserializerSettings, _JSONSerializerSettings
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import run_async
-from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, build_async
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, AsyncBuild
 
 __all__ = ["_resolve_named_schema", "AsyncJSONSerializer", "AsyncJSONSerializerBuilder", "AsyncJSONDeserializer",
            "AsyncJSONDeserializerBuilder"]
@@ -44,15 +44,11 @@ class AsyncJSONSerializer(JsonSerializerSteps, AsyncBaseSerializer):
     :param json_encode: the encoder.
     """
 
-    _default_conf = JSONSerializer._default_conf
-
     async def __init__(self, schema_str: Union[str, Schema, None], schema_registry_client: Any,  # type: ignore[misc]
                        to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
-        self._registry = schema_registry_client
-        await self._run(self._init_op(schema_str, to_dict, conf, self._default_conf, json_encode))
-        self._init_rules(rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode), rule_conf, rule_registry)
 
     async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Validate and encode ``obj`` (see the synchronous serializer).
@@ -78,16 +74,12 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
     :param json_decode: the decoder.
     """
 
-    _default_conf = JSONDeserializer._default_conf
-
     async def __init__(self, schema_str: Union[str, Schema, None],  # type: ignore[misc]
                        from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
                        rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
                        json_decode: Optional[Callable[[Any], Any]] = None) -> None:
-        self._registry = schema_registry_client
-        await self._run(self._init_op(schema_str, from_dict, conf, self._default_conf, json_decode))
-        self._init_rules(rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode), rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes (see the synchronous deserializer).
@@ -99,7 +91,8 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
         return await self._run(self._deserialize_op(data, ctx))
 
 
-class AsyncJSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
+class AsyncJSONSerializerBuilder(  # type: ignore[misc]
+        _JSONSerializerSettings, AsyncBuild[AsyncJSONSerializer], SerializerBuilder):
     """Builds an :class:`AsyncJSONSerializer` when an asyncio serializing producer
     (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
     returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
@@ -120,18 +113,9 @@ class AsyncJSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
         return AsyncJSONSerializer(self._schema_str, client, self._to_dict, self._serializer_conf, self._rule_conf,
                                    self._rule_registry, self._json_encode)
 
-    def build(self, conf: Dict[str, Any],  # type: ignore[override]
-              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncJSONSerializer", Dict[str, Any]]]:
-        """Make the serializer (the producer awaits this).
 
-        :param conf: the producer's configuration, handed back unchanged.
-        :param is_key: whether the serializer is for keys.
-        :returns: a coroutine of the serializer and the configuration.
-        """
-        return build_async(self, conf)
-
-
-class AsyncJSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilder):
+class AsyncJSONDeserializerBuilder(  # type: ignore[misc]
+        _JSONDeserializerSettings, AsyncBuild[AsyncJSONDeserializer], DeserializerBuilder):
     """Builds an :class:`AsyncJSONDeserializer` for an asyncio deserializing consumer (see
     :class:`AsyncJSONSerializerBuilder`).
 
@@ -149,13 +133,3 @@ class AsyncJSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilde
     def _construct(self, client: Any) -> Any:
         return AsyncJSONDeserializer(self._schema_str, self._from_dict, client, self._deserializer_conf,
                                      self._rule_conf, self._rule_registry, self._json_decode)
-
-    def build(self, conf: Dict[str, Any],  # type: ignore[override]
-              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncJSONDeserializer", Dict[str, Any]]]:
-        """Make the deserializer (the consumer awaits this).
-
-        :param conf: the consumer's configuration, handed back unchanged.
-        :param is_key: whether the deserializer is for keys.
-        :returns: a coroutine of the deserializer and the configuration.
-        """
-        return build_async(self, conf)

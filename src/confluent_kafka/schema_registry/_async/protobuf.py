@@ -4,18 +4,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Coroutine, Dict, Optional, Set, Tuple
+from typing import Any, Dict, Optional, Set
 
 from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
-from .._sync.protobuf import ProtobufDeserializer, ProtobufSerializer
-from .._sync.protobuf import _ProtobufDeserializerSettings, _ProtobufSerializerSettings
 from ..common import asyncinit
+from ..common._builders import _ProtobufDeserializerSettings, _ProtobufSerializerSettings
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
 from ..common.serde import run_async
-from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, build_async
+from .serde import AsyncBaseDeserializer, AsyncBaseSerializer, AsyncBuild
 
 __all__ = ["_resolve_named_schema", "AsyncProtobufSerializer", "AsyncProtobufSerializerBuilder",
            "AsyncProtobufDeserializer", "AsyncProtobufDeserializerBuilder"]
@@ -46,14 +45,10 @@ class AsyncProtobufSerializer(ProtobufSerializerSteps, AsyncBaseSerializer):
     :param rule_registry: where rules find their executors and actions (default: the global one).
     """
 
-    _default_conf = ProtobufSerializer._default_conf
-
     async def __init__(self, msg_type: Any, schema_registry_client: Any,  # type: ignore[misc]
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        self._init(msg_type, conf, self._default_conf)
-        self._init_rules(rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(msg_type, conf), rule_conf, rule_registry)
 
     async def __call__(self, message: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Encode ``message`` (see the synchronous serializer).
@@ -78,14 +73,10 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
     :param rule_registry: where rules find their executors and actions (default: the global one).
     """
 
-    _default_conf = ProtobufDeserializer._default_conf
-
     async def __init__(self, message_type: Any, conf: Optional[Dict[str, Any]] = None,  # type: ignore[misc]
                        schema_registry_client: Any = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        self._init(message_type, conf, self._default_conf)
-        self._init_rules(rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(message_type, conf), rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Protobuf bytes (see the synchronous deserializer).
@@ -97,7 +88,8 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
         return await self._run(self._deserialize_op(data, ctx))
 
 
-class AsyncProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuilder):
+class AsyncProtobufSerializerBuilder(  # type: ignore[misc]
+        _ProtobufSerializerSettings, AsyncBuild[AsyncProtobufSerializer], SerializerBuilder):
     """Builds an :class:`AsyncProtobufSerializer` when an asyncio serializing producer
     (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
     returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
@@ -116,18 +108,9 @@ class AsyncProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuil
         return AsyncProtobufSerializer(self._msg_type, client, self._serializer_conf, self._rule_conf,
                                        self._rule_registry)
 
-    def build(self, conf: Dict[str, Any],  # type: ignore[override]
-              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncProtobufSerializer", Dict[str, Any]]]:
-        """Make the serializer (the producer awaits this).
 
-        :param conf: the producer's configuration, handed back unchanged.
-        :param is_key: whether the serializer is for keys.
-        :returns: a coroutine of the serializer and the configuration.
-        """
-        return build_async(self, conf)
-
-
-class AsyncProtobufDeserializerBuilder(_ProtobufDeserializerSettings, DeserializerBuilder):
+class AsyncProtobufDeserializerBuilder(  # type: ignore[misc]
+        _ProtobufDeserializerSettings, AsyncBuild[AsyncProtobufDeserializer], DeserializerBuilder):
     """Builds an :class:`AsyncProtobufDeserializer` for an asyncio deserializing consumer (see
     :class:`AsyncProtobufSerializerBuilder`).
 
@@ -143,13 +126,3 @@ class AsyncProtobufDeserializerBuilder(_ProtobufDeserializerSettings, Deserializ
     def _construct(self, client: Any) -> Any:
         return AsyncProtobufDeserializer(self._msg_type, self._deserializer_conf, client, self._rule_conf,
                                          self._rule_registry)
-
-    def build(self, conf: Dict[str, Any],  # type: ignore[override]
-              is_key: bool) -> Coroutine[Any, Any, Tuple["AsyncProtobufDeserializer", Dict[str, Any]]]:
-        """Make the deserializer (the consumer awaits this).
-
-        :param conf: the consumer's configuration, handed back unchanged.
-        :param is_key: whether the deserializer is for keys.
-        :returns: a coroutine of the deserializer and the configuration.
-        """
-        return build_async(self, conf)

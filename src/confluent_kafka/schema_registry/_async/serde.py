@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Dict, Generic, Optional, Tuple, TypeVar, cast
 
 from ...serialization import Deserializer, SerializationContext, Serializer
 from ..common.serde import (
@@ -115,11 +115,34 @@ async def build_async(builder: "SerdeBuilderBase", conf: Dict[str, Any]) -> Tupl
     return serde, dict(conf)
 
 
+_T = TypeVar("_T")
+
+
+class AsyncBuild(Generic[_T]):
+    """``build()`` of the asynchronous serde builders, making a ``_T``."""
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Coroutine[Any, Any, Tuple[_T, Dict[str, Any]]]:
+        """Make the serde (the asyncio serializing producer or deserializing consumer awaits this).
+
+        :param conf: the client's configuration, handed back unchanged.
+        :param is_key: whether the serde is for keys.
+        :returns: a coroutine of the serde and the configuration.
+        """
+        return cast(Coroutine[Any, Any, Tuple[_T, Dict[str, Any]]], build_async(cast("SerdeBuilderBase", self), conf))
+
+
 class AsyncBaseSerde(SerdeBase):
     """What every asynchronous Schema Registry serde has."""
 
     _registry: Any
     _owns_registry: bool = False
+
+    async def _start(self, schema_registry_client: Any, init: SerdeOp, rule_conf: Optional[Dict[str, Any]],
+                     rule_registry: Any) -> None:
+        """What every constructor does (see the synchronous serde's ``_start``), the steps awaited."""
+        self._registry = schema_registry_client
+        await self._run(init)
+        self._init_rules(rule_conf, rule_registry)
 
     def _new_associated_strategy(self) -> Any:
         return AsyncAssociatedNameStrategy()

@@ -3,50 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
-from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
-from ..common._builders import (
-    DeserializerSettings,
-    FromDictSetter,
-    SchemaSetter,
-    SerdeBuilderBase,
-    SerializerSettings,
-    ToDictSetter,
-)
+from ..common._builders import _AvroDeserializerSettings, _AvroSerializerSettings
 from ..common.avro import AvroDeserializerSteps, AvroSerializerSteps
 from ..common.schema_registry_client import Schema
-from ..common.serde import ValidationRulesExecution
-from .serde import BaseDeserializer, BaseSerializer, build_sync
+from .serde import BaseDeserializer, BaseSerializer, SyncBuild
 
 __all__ = ["AvroSerializer", "AvroSerializerBuilder", "AvroDeserializer", "AvroDeserializerBuilder"]
-
-_SERIALIZER_DEFAULTS: Dict[str, Any] = {
-    "auto.register.schemas": True,
-    "normalize.schemas": False,
-    "use.schema.id": None,
-    "use.latest.version": False,
-    "use.latest.with.metadata": None,
-    "subject.name.strategy.type": None,
-    "subject.name.strategy.conf": None,
-    "subject.name.strategy": None,
-    "schema.id.serializer": prefix_schema_id_serializer,
-    "validate.strict": False,
-    "validate.strict.allow.default": False,
-    "validation.rules.execution": ValidationRulesExecution.DISABLED,
-    "validation.rules.fail.fast": False,
-    "validation.rules.executor": None,
-}
-
-_DESERIALIZER_DEFAULTS: Dict[str, Any] = {
-    "use.latest.version": False,
-    "use.latest.with.metadata": None,
-    "subject.name.strategy.type": None,
-    "subject.name.strategy.conf": None,
-    "subject.name.strategy": None,
-    "schema.id.deserializer": dual_schema_id_deserializer,
-}
 
 
 class AvroSerializer(AvroSerializerSteps, BaseSerializer):
@@ -87,9 +52,7 @@ class AvroSerializer(AvroSerializerSteps, BaseSerializer):
                  to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        self._run(self._init_op(schema_str, to_dict, conf, _SERIALIZER_DEFAULTS))
-        self._init_rules(rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf), rule_conf, rule_registry)
 
     def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Encode ``obj`` (after ``to_dict``), registering or looking up its schema first.
@@ -131,9 +94,7 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
                  from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        self._run(self._init_op(schema_str, from_dict, return_record_name, conf, _DESERIALIZER_DEFAULTS))
-        self._init_rules(rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf), rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes.
@@ -148,54 +109,7 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
         return self._run(self._deserialize_op(data, ctx))
 
 
-class _AvroSerializerSettings(SerdeBuilderBase, SchemaSetter, ToDictSetter, SerializerSettings):
-    """The settings of the Avro serializer builders, sync and async."""
-
-    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
-                 schema: Union[str, Schema, None] = None,
-                 to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
-                 serializer_config: Optional[Dict[str, Any]] = None, rule_config: Optional[Dict[str, Any]] = None,
-                 rule_registry: Any = None, serializer_init: Optional[Callable[[Any], Any]] = None) -> None:
-        self._schema_registry_conf = schema_registry_config
-        self._schema_registry_client = schema_registry_client
-        self._schema_str = schema
-        self._to_dict = to_dict
-        self._serializer_conf = serializer_config
-        self._rule_conf = rule_config
-        self._rule_registry = rule_registry
-        self._init = serializer_init
-
-
-class _AvroDeserializerSettings(SerdeBuilderBase, SchemaSetter, FromDictSetter, DeserializerSettings):
-    """The settings of the Avro deserializer builders, sync and async."""
-
-    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
-                 schema: Union[str, Schema, None] = None,
-                 from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
-                 return_record_name: bool = False, deserializer_config: Optional[Dict[str, Any]] = None,
-                 rule_config: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
-                 deserializer_init: Optional[Callable[[Any], Any]] = None) -> None:
-        self._schema_registry_conf = schema_registry_config
-        self._schema_registry_client = schema_registry_client
-        self._schema_str = schema
-        self._from_dict = from_dict
-        self._return_record_name = return_record_name
-        self._deserializer_conf = deserializer_config
-        self._rule_conf = rule_config
-        self._rule_registry = rule_registry
-        self._init = deserializer_init
-
-    def set_return_record_name(self: Any, return_record_name: bool) -> Any:
-        """Decode unions as (record name, value) tuples.
-
-        :param return_record_name: whether to.
-        :returns: this builder.
-        """
-        self._return_record_name = return_record_name
-        return self
-
-
-class AvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
+class AvroSerializerBuilder(_AvroSerializerSettings, SyncBuild[AvroSerializer], SerializerBuilder):
     """Builds an :class:`AvroSerializer` when a
     :class:`~confluent_kafka.SerializingProducer` is made with it as
     ``key.serializer.builder`` or ``value.serializer.builder``; the producer closes the
@@ -217,18 +131,8 @@ class AvroSerializerBuilder(_AvroSerializerSettings, SerializerBuilder):
         return AvroSerializer(client, self._schema_str, self._to_dict, self._serializer_conf, self._rule_conf,
                               self._rule_registry)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroSerializer", Dict[str, Any]]:
-        """Make the serializer (the producer calls this).
 
-        :param conf: the producer's configuration, handed back unchanged.
-        :param is_key: whether the serializer is for keys.
-        :returns: the serializer and the configuration.
-        :raises ValueError: when both a client and a client configuration are set.
-        """
-        return build_sync(self, conf)
-
-
-class AvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilder):
+class AvroDeserializerBuilder(_AvroDeserializerSettings, SyncBuild[AvroDeserializer], DeserializerBuilder):
     """Builds an :class:`AvroDeserializer` when a
     :class:`~confluent_kafka.DeserializingConsumer` is made with it as
     ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
@@ -248,13 +152,3 @@ class AvroDeserializerBuilder(_AvroDeserializerSettings, DeserializerBuilder):
     def _construct(self, client: Any) -> "AvroDeserializer":
         return AvroDeserializer(client, self._schema_str, self._from_dict, self._return_record_name,
                                 self._deserializer_conf, self._rule_conf, self._rule_registry)
-
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["AvroDeserializer", Dict[str, Any]]:
-        """Make the deserializer (the consumer calls this).
-
-        :param conf: the consumer's configuration, handed back unchanged.
-        :param is_key: whether the deserializer is for keys.
-        :returns: the deserializer and the configuration.
-        :raises ValueError: when both a client and a client configuration are set.
-        """
-        return build_sync(self, conf)

@@ -3,22 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
-from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
-from ..common._builders import (
-    DeserializerSettings,
-    FromDictSetter,
-    SchemaSetter,
-    SerdeBuilderBase,
-    SerializerSettings,
-    ToDictSetter,
-)
+from ..common._builders import _JSONDeserializerSettings, _JSONSerializerSettings
 from ..common.json_schema import JsonDeserializerSteps, JsonSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
-from ..common.serde import ValidationRulesExecution, run_sync
-from .serde import BaseDeserializer, BaseSerializer, build_sync
+from ..common.serde import run_sync
+from .serde import BaseDeserializer, BaseSerializer, SyncBuild
 
 __all__ = ["_resolve_named_schema", "JSONSerializer", "JSONSerializerBuilder", "JSONDeserializer",
            "JSONDeserializerBuilder"]
@@ -72,29 +64,11 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
     :raises ValueError: for a bad setting or an unknown key.
     """
 
-    _default_conf: Dict[str, Any] = {
-        "auto.register.schemas": True,
-        "normalize.schemas": False,
-        "use.schema.id": None,
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.serializer": prefix_schema_id_serializer,
-        "validate": True,
-        "validation.rules.execution": ValidationRulesExecution.DISABLED,
-        "validation.rules.fail.fast": False,
-        "validation.rules.executor": None,
-    }
-
     def __init__(self, schema_str: Union[str, Schema, None], schema_registry_client: Any,
                  to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
-        self._registry = schema_registry_client
-        self._run(self._init_op(schema_str, to_dict, conf, self._default_conf, json_encode))
-        self._init_rules(rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode), rule_conf, rule_registry)
 
     def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Validate and encode ``obj`` (after ``to_dict``), registering or looking up its schema
@@ -133,24 +107,12 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
     :raises ValueError: for a bad setting, an unknown key, or neither a schema nor a client.
     """
 
-    _default_conf: Dict[str, Any] = {
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.deserializer": dual_schema_id_deserializer,
-        "validate": True,
-    }
-
     def __init__(self, schema_str: Union[str, Schema, None],
                  from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
                  json_decode: Optional[Callable[[Any], Any]] = None) -> None:
-        self._registry = schema_registry_client
-        self._run(self._init_op(schema_str, from_dict, conf, self._default_conf, json_decode))
-        self._init_rules(rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode), rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes.
@@ -167,65 +129,7 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
         return self._run(self._deserialize_op(data, ctx))
 
 
-class _JSONSerializerSettings(SerdeBuilderBase, SchemaSetter, ToDictSetter, SerializerSettings):
-    """The settings of the JSON serializer builders, sync and async."""
-
-    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
-                 schema: Union[str, Schema, None] = None,
-                 to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
-                 serializer_config: Optional[Dict[str, Any]] = None, rule_config: Optional[Dict[str, Any]] = None,
-                 rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None,
-                 serializer_init: Optional[Callable[[Any], Any]] = None) -> None:
-        self._schema_registry_conf = schema_registry_config
-        self._schema_registry_client = schema_registry_client
-        self._schema_str = schema
-        self._to_dict = to_dict
-        self._serializer_conf = serializer_config
-        self._rule_conf = rule_config
-        self._rule_registry = rule_registry
-        self._json_encode = json_encode
-        self._init = serializer_init
-
-    def set_json_encode(self: Any, json_encode: Callable[[Any], Any]) -> Any:
-        """The function encoding a record as JSON text (default: orjson's or json's ``dumps``).
-
-        :param json_encode: the function.
-        :returns: this builder.
-        """
-        self._json_encode = json_encode
-        return self
-
-
-class _JSONDeserializerSettings(SerdeBuilderBase, SchemaSetter, FromDictSetter, DeserializerSettings):
-    """The settings of the JSON deserializer builders, sync and async."""
-
-    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
-                 schema: Union[str, Schema, None] = None,
-                 from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
-                 deserializer_config: Optional[Dict[str, Any]] = None, rule_config: Optional[Dict[str, Any]] = None,
-                 rule_registry: Any = None, json_decode: Optional[Callable[[Any], Any]] = None,
-                 deserializer_init: Optional[Callable[[Any], Any]] = None) -> None:
-        self._schema_registry_conf = schema_registry_config
-        self._schema_registry_client = schema_registry_client
-        self._schema_str = schema
-        self._from_dict = from_dict
-        self._deserializer_conf = deserializer_config
-        self._rule_conf = rule_config
-        self._rule_registry = rule_registry
-        self._json_decode = json_decode
-        self._init = deserializer_init
-
-    def set_json_decode(self: Any, json_decode: Callable[[Any], Any]) -> Any:
-        """The function decoding JSON text (default: orjson's or json's ``loads``).
-
-        :param json_decode: the function.
-        :returns: this builder.
-        """
-        self._json_decode = json_decode
-        return self
-
-
-class JSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
+class JSONSerializerBuilder(_JSONSerializerSettings, SyncBuild[JSONSerializer], SerializerBuilder):
     """Builds a :class:`JSONSerializer` when a :class:`~confluent_kafka.SerializingProducer`
     is made with it as ``key.serializer.builder`` or ``value.serializer.builder``; the producer
     closes the serializer (and a Schema Registry client made from ``schema_registry_config``)
@@ -247,18 +151,8 @@ class JSONSerializerBuilder(_JSONSerializerSettings, SerializerBuilder):
         return JSONSerializer(self._schema_str, client, self._to_dict, self._serializer_conf, self._rule_conf,
                               self._rule_registry, self._json_encode)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONSerializer", Dict[str, Any]]:
-        """Make the serializer (the producer calls this).
 
-        :param conf: the producer's configuration, handed back unchanged.
-        :param is_key: whether the serializer is for keys.
-        :returns: the serializer and the configuration.
-        :raises ValueError: when both a client and a client configuration are set.
-        """
-        return build_sync(self, conf)
-
-
-class JSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilder):
+class JSONDeserializerBuilder(_JSONDeserializerSettings, SyncBuild[JSONDeserializer], DeserializerBuilder):
     """Builds a :class:`JSONDeserializer` when a :class:`~confluent_kafka.DeserializingConsumer`
     is made with it as ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
     :class:`JSONSerializerBuilder`).
@@ -277,13 +171,3 @@ class JSONDeserializerBuilder(_JSONDeserializerSettings, DeserializerBuilder):
     def _construct(self, client: Any) -> "JSONDeserializer":
         return JSONDeserializer(self._schema_str, self._from_dict, client, self._deserializer_conf, self._rule_conf,
                                 self._rule_registry, self._json_decode)
-
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["JSONDeserializer", Dict[str, Any]]:
-        """Make the deserializer (the consumer calls this).
-
-        :param conf: the consumer's configuration, handed back unchanged.
-        :param is_key: whether the deserializer is for keys.
-        :returns: the deserializer and the configuration.
-        :raises ValueError: when both a client and a client configuration are set.
-        """
-        return build_sync(self, conf)

@@ -3,22 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Set, Tuple
+from typing import Any, Dict, Optional, Set
 
 from google.protobuf.descriptor_pool import DescriptorPool  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import DeserializerBuilder, SerializationContext, SerializerBuilder
-from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, reference_subject_name_strategy
-from ..common._builders import (
-    DeserializerSettings,
-    MessageTypeSetter,
-    SerdeBuilderBase,
-    SerializerSettings,
-)
+from ..common._builders import _ProtobufDeserializerSettings, _ProtobufSerializerSettings
 from ..common.protobuf import ProtobufDeserializerSteps, ProtobufSerializerSteps, resolve_named_schemas_op
 from ..common.schema_registry_client import Schema
-from ..common.serde import ValidationRulesExecution, run_sync
-from .serde import BaseDeserializer, BaseSerializer, build_sync
+from ..common.serde import run_sync
+from .serde import BaseDeserializer, BaseSerializer, SyncBuild
 
 __all__ = ["_resolve_named_schema", "ProtobufSerializer", "ProtobufSerializerBuilder", "ProtobufDeserializer",
            "ProtobufDeserializerBuilder"]
@@ -70,29 +64,9 @@ class ProtobufSerializer(ProtobufSerializerSteps, BaseSerializer):
     :raises ValueError: for a bad setting or an unknown key.
     """
 
-    _default_conf: Dict[str, Any] = {
-        "auto.register.schemas": True,
-        "normalize.schemas": False,
-        "use.schema.id": None,
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "skip.known.types": True,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "reference.subject.name.strategy": reference_subject_name_strategy,
-        "schema.id.serializer": prefix_schema_id_serializer,
-        "use.deprecated.format": False,
-        "validation.rules.execution": ValidationRulesExecution.DISABLED,
-        "validation.rules.fail.fast": False,
-        "validation.rules.executor": None,
-    }
-
     def __init__(self, msg_type: Any, schema_registry_client: Any, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        self._init(msg_type, conf, self._default_conf)
-        self._init_rules(rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(msg_type, conf), rule_conf, rule_registry)
 
     def __call__(self, message: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Encode ``message``, registering or looking up its schema (and imports) first.
@@ -126,22 +100,10 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
     :raises ValueError: for a bad setting or an unknown key.
     """
 
-    _default_conf: Dict[str, Any] = {
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.deserializer": dual_schema_id_deserializer,
-        "use.deprecated.format": False,
-    }
-
     def __init__(self, message_type: Any, conf: Optional[Dict[str, Any]] = None,
                  schema_registry_client: Any = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None) -> None:
-        self._registry = schema_registry_client
-        self._init(message_type, conf, self._default_conf)
-        self._init_rules(rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(message_type, conf), rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Protobuf bytes.
@@ -157,47 +119,7 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
         return self._run(self._deserialize_op(data, ctx))
 
 
-class _ProtobufSerializerSettings(SerdeBuilderBase, MessageTypeSetter, SerializerSettings):
-    """The settings of the Protobuf serializer builders, sync and async."""
-
-    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
-                 message_type: Any = None, serializer_config: Optional[Dict[str, Any]] = None,
-                 rule_config: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
-                 serializer_init: Optional[Callable[[Any], Any]] = None) -> None:
-        self._schema_registry_conf = schema_registry_config
-        self._schema_registry_client = schema_registry_client
-        self._msg_type = message_type
-        self._serializer_conf = serializer_config
-        self._rule_conf = rule_config
-        self._rule_registry = rule_registry
-        self._init = serializer_init
-
-    def _ready(self) -> None:
-        if self._msg_type is None:
-            raise ValueError("Protobuf serializer requires a message type; call set_message_type()")
-
-
-class _ProtobufDeserializerSettings(SerdeBuilderBase, MessageTypeSetter, DeserializerSettings):
-    """The settings of the Protobuf deserializer builders, sync and async."""
-
-    def __init__(self, schema_registry_config: Optional[Dict[str, Any]] = None, schema_registry_client: Any = None,
-                 message_type: Any = None, deserializer_config: Optional[Dict[str, Any]] = None,
-                 rule_config: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
-                 deserializer_init: Optional[Callable[[Any], Any]] = None) -> None:
-        self._schema_registry_conf = schema_registry_config
-        self._schema_registry_client = schema_registry_client
-        self._msg_type = message_type
-        self._deserializer_conf = deserializer_config
-        self._rule_conf = rule_config
-        self._rule_registry = rule_registry
-        self._init = deserializer_init
-
-    def _ready(self) -> None:
-        if self._msg_type is None:
-            raise ValueError("Protobuf deserializer requires a message type; call set_message_type()")
-
-
-class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuilder):
+class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SyncBuild[ProtobufSerializer], SerializerBuilder):
     """Builds a :class:`ProtobufSerializer` when a :class:`~confluent_kafka.SerializingProducer`
     is made with it as ``key.serializer.builder`` or ``value.serializer.builder``; the producer
     closes the serializer (and a Schema Registry client made from ``schema_registry_config``)
@@ -216,18 +138,8 @@ class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SerializerBuilder):
     def _construct(self, client: Any) -> "ProtobufSerializer":
         return ProtobufSerializer(self._msg_type, client, self._serializer_conf, self._rule_conf, self._rule_registry)
 
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufSerializer", Dict[str, Any]]:
-        """Make the serializer (the producer calls this).
 
-        :param conf: the producer's configuration, handed back unchanged.
-        :param is_key: whether the serializer is for keys.
-        :returns: the serializer and the configuration.
-        :raises ValueError: without a message type, or with both a client and a client configuration.
-        """
-        return build_sync(self, conf)
-
-
-class ProtobufDeserializerBuilder(_ProtobufDeserializerSettings, DeserializerBuilder):
+class ProtobufDeserializerBuilder(_ProtobufDeserializerSettings, SyncBuild[ProtobufDeserializer], DeserializerBuilder):
     """Builds a :class:`ProtobufDeserializer` when a
     :class:`~confluent_kafka.DeserializingConsumer` is made with it as
     ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
@@ -245,13 +157,3 @@ class ProtobufDeserializerBuilder(_ProtobufDeserializerSettings, DeserializerBui
     def _construct(self, client: Any) -> "ProtobufDeserializer":
         return ProtobufDeserializer(self._msg_type, self._deserializer_conf, client, self._rule_conf,
                                     self._rule_registry)
-
-    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple["ProtobufDeserializer", Dict[str, Any]]:
-        """Make the deserializer (the consumer calls this).
-
-        :param conf: the consumer's configuration, handed back unchanged.
-        :param is_key: whether the deserializer is for keys.
-        :returns: the deserializer and the configuration.
-        :raises ValueError: without a message type, or with both a client and a client configuration.
-        """
-        return build_sync(self, conf)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Tuple, TypeVar, cast
 
 from ...serialization import Deserializer, Serializer
 from ..common.serde import (  # noqa: F401 - AssociatedNameStrategy, check_client_or_conf: their old import paths
@@ -87,11 +87,37 @@ def build_sync(builder: "SerdeBuilderBase", conf: Dict[str, Any]) -> Tuple[Any, 
     return serde, dict(conf)
 
 
+_T = TypeVar("_T")
+
+
+class SyncBuild(Generic[_T]):
+    """``build()`` of the synchronous serde builders, making a ``_T``."""
+
+    def build(self, conf: Dict[str, Any], is_key: bool) -> Tuple[_T, Dict[str, Any]]:
+        """Make the serde (the serializing producer or deserializing consumer calls this).
+
+        :param conf: the client's configuration, handed back unchanged.
+        :param is_key: whether the serde is for keys.
+        :returns: the serde and the configuration.
+        :raises ValueError: when a setting the serde needs is missing (a Protobuf message type), or both a
+            client and a client configuration are set.
+        """
+        return cast(Tuple[_T, Dict[str, Any]], build_sync(cast("SerdeBuilderBase", self), conf))
+
+
 class BaseSerde(SerdeBase):
     """What every synchronous Schema Registry serde has."""
 
     _registry: Any
     _owns_registry: bool = False
+
+    def _start(self, schema_registry_client: Any, init: SerdeOp, rule_conf: Optional[Dict[str, Any]],
+               rule_registry: Any) -> None:
+        """What every constructor does: keep the client, run the format's first steps (``init``:
+        the configuration and the schema) on it, then configure the rule executors and actions."""
+        self._registry = schema_registry_client
+        self._run(init)
+        self._init_rules(rule_conf, rule_registry)
 
     def set_cluster_id_resolver(self, resolver: Callable[[], Any]) -> None:
         """Give the associated subject name strategy the Kafka cluster id (ignored by the other

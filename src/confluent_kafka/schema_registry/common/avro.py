@@ -18,6 +18,7 @@ from fastavro.schema import expand_schema, load_schema
 from fastavro.validation import validate as avro_validate
 
 from ...serialization import SerializationContext, SerializationError
+from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
 from ..confluent.type.variant_utils import Variant
 from .schema_registry_client import Schema
 from .schema_registry_client import RuleMode
@@ -198,14 +199,30 @@ def _schema_name(schema: Schema, parsed: Any) -> Optional[str]:
 class AvroSerializerSteps(AvroSteps):
     """The steps of an Avro serializer."""
 
+    _default_conf: Dict[str, Any] = {
+        "auto.register.schemas": True,
+        "normalize.schemas": False,
+        "use.schema.id": None,
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "schema.id.serializer": prefix_schema_id_serializer,
+        "validate.strict": False,
+        "validate.strict.allow.default": False,
+        "validation.rules.execution": ValidationRulesExecution.DISABLED,
+        "validation.rules.fail.fast": False,
+        "validation.rules.executor": None,
+    }
+
     _to_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _schema_id: Optional[SchemaId]
     _schema_name: Optional[str]
     _parsed_schema: Any
     _registry: Any
 
-    def _init_op(self, schema_str: Union[str, Schema, None], to_dict: Any, conf: Optional[Dict[str, Any]],
-                 defaults: Dict[str, Any]) -> SerdeOp:
+    def _init_op(self, schema_str: Union[str, Schema, None], to_dict: Any, conf: Optional[Dict[str, Any]]) -> SerdeOp:
         if isinstance(schema_str, str):
             schema: Optional[Schema] = _schema_loads(schema_str)
         elif isinstance(schema_str, Schema):
@@ -219,7 +236,7 @@ class AvroSerializerSteps(AvroSteps):
         if to_dict is not None and not callable(to_dict):
             raise ValueError("to_dict must be callable with the signature to_dict(object, SerializationContext)->dict")
         self._to_dict = to_dict
-        self._conf = SerdeConfig(defaults, conf, serializer=True, associated=self._new_associated_strategy)
+        self._conf = SerdeConfig(self._default_conf, conf, serializer=True, associated=self._new_associated_strategy)
         self._schema = schema
         self._schema_name = None
         self._parsed_schema = None
@@ -292,13 +309,22 @@ class AvroSerializerSteps(AvroSteps):
 class AvroDeserializerSteps(AvroSteps):
     """The steps of an Avro deserializer."""
 
+    _default_conf: Dict[str, Any] = {
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "schema.id.deserializer": dual_schema_id_deserializer,
+    }
+
     _reader_schema: Any
     _from_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _return_record_name: bool
     _registry: Any
 
     def _init_op(self, schema_str: Union[str, Schema, None], from_dict: Any, return_record_name: bool,
-                 conf: Optional[Dict[str, Any]], defaults: Dict[str, Any]) -> SerdeOp:
+                 conf: Optional[Dict[str, Any]]) -> SerdeOp:
         schema: Optional[Schema] = None
         if schema_str is not None:
             if isinstance(schema_str, str):
@@ -309,7 +335,7 @@ class AvroDeserializerSteps(AvroSteps):
                 raise TypeError("You must pass either schema string or schema object")
         self._schema = schema
         self._parsed_schemas = ParsedSchemaCache()
-        self._conf = SerdeConfig(defaults, conf, serializer=False, associated=self._new_associated_strategy)
+        self._conf = SerdeConfig(self._default_conf, conf, serializer=False, associated=self._new_associated_strategy)
         self._reader_schema = (yield from self._parsed_op(schema)) if schema is not None else None
         if from_dict is not None and not callable(from_dict):
             raise ValueError("from_dict must be callable with the signature "

@@ -28,6 +28,7 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped,u
 from referencing import Registry, Resource
 
 from ...serialization import SerializationContext, SerializationError
+from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
 from .schema_registry_client import RuleMode, Schema
 from ._rule_framework import _keeps_field_result
 from .serde import (
@@ -313,6 +314,22 @@ def _as_schema(schema_str: Union[str, Schema, None]) -> Optional[Schema]:
 class JsonSerializerSteps(JsonSteps):
     """The steps of a JSON serializer."""
 
+    _default_conf: Dict[str, Any] = {
+        "auto.register.schemas": True,
+        "normalize.schemas": False,
+        "use.schema.id": None,
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "schema.id.serializer": prefix_schema_id_serializer,
+        "validate": True,
+        "validation.rules.execution": ValidationRulesExecution.DISABLED,
+        "validation.rules.fail.fast": False,
+        "validation.rules.executor": None,
+    }
+
     _to_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _json_encode: Callable[[Any], Any]
     _schema_id: Optional[SchemaId]
@@ -322,7 +339,7 @@ class JsonSerializerSteps(JsonSteps):
     _registry: Any
 
     def _init_op(self, schema_str: Union[str, Schema, None], to_dict: Any, conf: Optional[Dict[str, Any]],
-                 defaults: Dict[str, Any], json_encode: Optional[Callable[[Any], Any]]) -> SerdeOp:
+                 json_encode: Optional[Callable[[Any], Any]]) -> SerdeOp:
         self._schema = _as_schema(schema_str)
         self._json_encode = json_encode or _json_dumps
         self._schema_id = None
@@ -332,7 +349,7 @@ class JsonSerializerSteps(JsonSteps):
         if to_dict is not None and not callable(to_dict):
             raise ValueError("to_dict must be callable with the signature to_dict(object, SerializationContext)->dict")
         self._to_dict = to_dict
-        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys,
+        self._conf = SerdeConfig(self._default_conf, conf, serializer=True, format_keys=self._format_keys,
                                  associated=self._new_associated_strategy)
         self._parsed_schema, self._ref_registry = yield from self._parsed_op(self._schema)
         self._schema_name = _title(self._parsed_schema)
@@ -399,6 +416,16 @@ class JsonSerializerSteps(JsonSteps):
 class JsonDeserializerSteps(JsonSteps):
     """The steps of a JSON deserializer."""
 
+    _default_conf: Dict[str, Any] = {
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "schema.id.deserializer": dual_schema_id_deserializer,
+        "validate": True,
+    }
+
     _from_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _json_decode: Callable[[Any], Any]
     _reader_schema: Any
@@ -406,7 +433,7 @@ class JsonDeserializerSteps(JsonSteps):
     _registry: Any
 
     def _init_op(self, schema_str: Union[str, Schema, None], from_dict: Any, conf: Optional[Dict[str, Any]],
-                 defaults: Dict[str, Any], json_decode: Optional[Callable[[Any], Any]]) -> SerdeOp:
+                 json_decode: Optional[Callable[[Any], Any]]) -> SerdeOp:
         if isinstance(schema_str, str):
             schema: Optional[Schema] = Schema(schema_str, schema_type="JSON")
         elif isinstance(schema_str, Schema):
@@ -423,7 +450,7 @@ class JsonDeserializerSteps(JsonSteps):
         self._schema = schema
         self._init_caches()
         self._json_decode = json_decode or _json_loads
-        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._format_keys,
+        self._conf = SerdeConfig(self._default_conf, conf, serializer=False, format_keys=self._format_keys,
                                  associated=self._new_associated_strategy)
         self._reader_schema, self._ref_registry = yield from self._parsed_op(schema)
         if from_dict is not None and not callable(from_dict):

@@ -42,6 +42,7 @@ from google.protobuf import json_format  # type: ignore[import-untyped,unused-ig
 from google.protobuf.message import DecodeError, Message  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext, SerializationError
+from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, reference_subject_name_strategy
 from ..confluent import meta_pb2
 from ..confluent.type import decimal_pb2, variant_pb2
 from ..confluent.type.decimal_utils import unscaled_to_bytes
@@ -536,6 +537,24 @@ def _message_class(msg_type: Any, role: str) -> Any:
 class ProtobufSerializerSteps(ProtobufSteps):
     """The steps of a Protobuf serializer."""
 
+    _default_conf: Dict[str, Any] = {
+        "auto.register.schemas": True,
+        "normalize.schemas": False,
+        "use.schema.id": None,
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "skip.known.types": True,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "reference.subject.name.strategy": reference_subject_name_strategy,
+        "schema.id.serializer": prefix_schema_id_serializer,
+        "use.deprecated.format": False,
+        "validation.rules.execution": ValidationRulesExecution.DISABLED,
+        "validation.rules.fail.fast": False,
+        "validation.rules.executor": None,
+    }
+
     _msg_class: Any
     _index_array: List[int]
     _schema_id: Optional[SchemaId]
@@ -554,8 +573,9 @@ class ProtobufSerializerSteps(ProtobufSteps):
             raise ValueError("reference.subject.name.strategy must be callable")
         self._ref_reference_subject_func = strategy
 
-    def _init(self, msg_type: Any, conf: Optional[Dict[str, Any]], defaults: Dict[str, Any]) -> None:
-        self._conf = SerdeConfig(defaults, conf, serializer=True, format_keys=self._format_keys,
+    def _init_op(self, msg_type: Any, conf: Optional[Dict[str, Any]]) -> SerdeOp:
+        yield from ()  # (no registry call: run as the other formats' first steps are)
+        self._conf = SerdeConfig(self._default_conf, conf, serializer=True, format_keys=self._format_keys,
                                  associated=self._new_associated_strategy)
         self._schema_id = None
         self._known_subjects = set()
@@ -640,12 +660,23 @@ class ProtobufSerializerSteps(ProtobufSteps):
 class ProtobufDeserializerSteps(ProtobufSteps):
     """The steps of a Protobuf deserializer."""
 
+    _default_conf: Dict[str, Any] = {
+        "use.latest.version": False,
+        "use.latest.with.metadata": None,
+        "subject.name.strategy.type": None,
+        "subject.name.strategy.conf": None,
+        "subject.name.strategy": None,
+        "schema.id.deserializer": dual_schema_id_deserializer,
+        "use.deprecated.format": False,
+    }
+
     _msg_class: Any
     _registry: Any
 
-    def _init(self, message_type: Any, conf: Optional[Dict[str, Any]], defaults: Dict[str, Any]) -> None:
+    def _init_op(self, message_type: Any, conf: Optional[Dict[str, Any]]) -> SerdeOp:
+        yield from ()  # (no registry call: run as the other formats' first steps are)
         self._parsed_schemas = ParsedSchemaCache()
-        self._conf = SerdeConfig(defaults, conf, serializer=False, format_keys=self._deserializer_keys,
+        self._conf = SerdeConfig(self._default_conf, conf, serializer=False, format_keys=self._deserializer_keys,
                                  associated=self._new_associated_strategy)
         self._msg_class = message_factory.GetMessageClass(_message_class(message_type, "ProtobufDeserializer"))
 
