@@ -79,7 +79,7 @@ demo: build
 
 # The whole suite is bounded: a hang is interrupted (SIGINT, so fixtures still stop the broker)
 # after TEST_TIMEOUT seconds, and tracebacks of any test running over 5 minutes are dumped.
-test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_STAMP) $(BENCH_PROGRAMS_STAMP)
+test: build $(COMPAT_STAMP) $(PROGRAMS_STAMP) $(COMPAT_PROGRAMS_STAMP) $(BENCH_STAMP) $(BENCH_PROGRAMS_STAMP) $(PYRALLEL_STAMP)
 	timeout --foreground --signal=INT --kill-after=60 $(TEST_TIMEOUT) \
 	    $(PY) -m pytest -p no:cacheprovider -ra -o faulthandler_timeout=300 -n $(TEST_WORKERS) \
 	    tests $(PYTEST_ARGS)
