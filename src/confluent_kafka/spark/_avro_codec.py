@@ -26,6 +26,7 @@ from ..serialization import SerializationError
 from ._avro_types import (
     Avro,
     AvroSchemaError,
+    _kind,
     list_converter,
     map_converter,
     read_plan,
@@ -112,7 +113,7 @@ class ColumnDecoder:
         from fastavro import parse_schema
 
         from ..schema_registry import SchemaRegistryError
-        from ._framing import describe, fetch
+        from ._framing import describe, fetch, not_held
 
         which = describe(schema_id)
         try:
@@ -122,9 +123,7 @@ class ColumnDecoder:
             same = json.dumps(stripped, sort_keys=True) == self._reader_stripped
             found = _Writer(parse_schema(stripped), _container_header(json.dumps(stripped), self._sync), same)
         except SchemaRegistryError as exc:
-            if exc.http_status_code != 404:
-                raise
-            found = _Writer(error=f"names {which}, which the Schema Registry does not hold ({exc})")
+            found = _Writer(error=not_held(exc, schema_id))
         except (ValueError, TypeError, KeyError) as exc:
             found = _Writer(error=f"names {which}, which cannot be read as Avro: {exc}")
         self._writers[schema_id] = found
@@ -284,7 +283,7 @@ def _write_types(dtype: Any, schema: Avro, path: str, names: Dict[str, Any]) -> 
     schema = _deref(schema, names)
     if isinstance(schema, list) or (isinstance(schema, dict) and isinstance(schema.get("type"), list)):
         branches = schema if isinstance(schema, list) else schema["type"]
-        rest = [b for b in branches if _kind_of(_deref(b, names)) != "null"]
+        rest = [b for b in branches if _kind(_deref(b, names)) != "null"]
         if len(rest) == 1:
             return _write_types(dtype, rest[0], path, names)
         if not rest:
@@ -315,7 +314,7 @@ def _write_types(dtype: Any, schema: Avro, path: str, names: Dict[str, Any]) -> 
                 continue
         raise AvroSchemaError(f"{path}: the column's type {dtype.simpleString()} fits no branch of the union "
                               f"{json.dumps(branches)}")
-    kind, logical = _kind_of(schema), schema.get("logicalType") if isinstance(schema, dict) else None
+    kind, logical = _kind(schema), schema.get("logicalType") if isinstance(schema, dict) else None
 
     def mismatch() -> AvroSchemaError:
         want = json.dumps(schema) if not isinstance(schema, dict) or kind not in ("record",) else \
@@ -399,15 +398,6 @@ def _write_types(dtype: Any, schema: Avro, path: str, names: Dict[str, Any]) -> 
     raise mismatch()
 
 
-def _kind_of(schema: Avro) -> str:
-    if isinstance(schema, list):
-        return "union"
-    if isinstance(schema, dict):
-        t = schema.get("type")
-        return _kind_of(t) if isinstance(t, (dict, list)) else str(t)
-    return str(schema)
-
-
 def _named(schema: Avro) -> Optional[str]:
     if isinstance(schema, dict) and schema.get("type") in ("record", "enum", "fixed"):
         return str(schema["name"])
@@ -451,6 +441,19 @@ def _pylist(column: Any) -> List[Any]:
     return values
 
 
+def _rows(column: Any) -> List[Any]:
+    """The Python values of ``column`` (what the encoders encode); a struct's built a child at a
+    time (far fewer Python objects than ``StructArray.to_pylist``)."""
+    pa = pyarrow()
+    if not pa.types.is_struct(column.type) or not column.type.num_fields:
+        return _pylist(column)
+    names = [column.type.field(i).name for i in range(column.type.num_fields)]
+    rows: List[Any] = [dict(zip(names, vals)) for vals in zip(*(_pylist(c) for c in column.flatten()))]
+    if column.null_count:
+        rows = [r if ok else None for r, ok in zip(rows, column.is_valid().to_pylist())]
+    return rows
+
+
 class ColumnEncoder:
     """Encodes one Arrow column (key or value) with a registered Avro schema, framed with its id.
 
@@ -478,20 +481,11 @@ class ColumnEncoder:
                 {"name": "value", "type": strip_logical_types(schema)}]})
 
     def _plain(self, column: Any) -> List[Any]:
-        pa = pyarrow()
         if column.type != self.unit_type:
             column = column.cast(self.unit_type)
         if column.type != self.storage_type:
             column = column.cast(self.storage_type)
-        if pa.types.is_struct(column.type) and column.type.num_fields:
-            # Per child: far fewer Python objects than StructArray.to_pylist builds.
-            names = [column.type.field(i).name for i in range(column.type.num_fields)]
-            children = [_pylist(c) for c in column.flatten()]
-            rows: List[Any] = [dict(zip(names, vals)) for vals in zip(*children)]
-            if column.null_count:
-                rows = [r if ok else None for r, ok in zip(rows, column.is_valid().to_pylist())]
-            return rows
-        return _pylist(column)
+        return _rows(column)
 
     def encode(self, column: Any) -> Any:
         """The framed Avro bytes of every value of ``column`` (null stays null).
@@ -499,6 +493,8 @@ class ColumnEncoder:
         :raises SerializationError: for a value the schema does not accept, naming the row.
         """
         from fastavro.write import Writer
+
+        from ._framing import row_not_written
 
         pa = pyarrow()
         values = self._plain(column)
@@ -514,9 +510,8 @@ class ColumnEncoder:
                         record["framing"] = header
                     writer.write(record)
                 except Exception as exc:  # noqa: BLE001 - named with the row
-                    raise SerializationError(
-                        f"the {self.resolved.field} of row {row} of this batch does not encode with "
-                        f"{self.resolved.describe()}: {exc}") from exc
+                    raise row_not_written(self.resolved, row, f"does not encode with {self.resolved.describe()}",
+                                          exc) from exc
             ends.append(buf.tell())
         data = buf.getvalue()
         if len(data) >= 1 << 31:
@@ -539,7 +534,9 @@ def check_writable(resolved: ResolvedSchema, spark_type: Any) -> None:
     try:
         _write_types(spark_type, json.loads(resolved.schema), resolved.field, {})
     except AvroSchemaError as exc:
-        raise ValueError(f"the {resolved.field} column does not fit {resolved.describe()}: {exc}") from None
+        from ._framing import does_not_fit
+
+        raise does_not_fit(resolved, exc) from None
 
 
 def writings(registry: Optional[RegistryOptions]) -> Dict[str, Any]:

@@ -44,10 +44,37 @@ def describe(ref: Ref) -> str:
 
 
 def fetch(registry: Any, ref: Ref, fmt: Optional[str] = None) -> Any:
-    """The registry's :class:`~confluent_kafka.schema_registry.Schema` that ``ref`` names."""
-    if isinstance(ref, str):
-        return registry.get_schema_by_guid(ref, fmt=fmt)
-    return registry.get_schema(ref, fmt=fmt)
+    """The registry's :class:`~confluent_kafka.schema_registry.Schema` that ``ref`` names, fetched
+    as the deserializers fetch a writer schema (``writer_schema_op``).
+
+    :raises SchemaRegistryError: as the registry answers (see :func:`not_held` for a 404).
+    """
+    from ..schema_registry.common.serde import SchemaId, run_sync, writer_schema_op
+
+    named = SchemaId("", guid=ref) if isinstance(ref, str) else SchemaId("", ref)
+    return run_sync(writer_schema_op(named, None, fmt, None), registry)
+
+
+def not_held(exc: Exception, ref: Ref) -> str:
+    """Why the records naming ``ref`` are not read: the registry does not hold it (``exc``, its 404).
+
+    :raises Exception: ``exc`` itself, when it is not a 404.
+    """
+    if getattr(exc, "http_status_code", None) != 404:
+        raise exc
+    return f"names {describe(ref)}, which the Schema Registry does not hold ({exc.__cause__ or exc})"
+
+
+def does_not_fit(resolved: Any, exc: Exception) -> ValueError:
+    """The error of a write whose column does not fit the schema ``resolved`` (``exc`` says where)."""
+    return ValueError(f"the {resolved.field} column does not fit {resolved.describe()}: {exc}")
+
+
+def row_not_written(resolved: Any, row: int, what: str, exc: Exception) -> Exception:
+    """The error of a write for ``row`` of a batch, whose value ``what`` (``does not encode as ...``)."""
+    from ..serialization import SerializationError
+
+    return SerializationError(f"the {resolved.field} of row {row} of this batch {what}: {exc}")
 
 
 @dataclass
@@ -274,3 +301,28 @@ def add_headers(headers: Any, added: Any, n: int) -> Any:
     values = pa.concat_arrays([old.cast(entry)] + extras).take(pa.array(index))
     return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), values,
                                     type=headers.type if headers is not None else pa.list_(pa.field("element", entry)))
+
+
+def read_indexes(data: Any, pos: int, end: int) -> Tuple[List[int], int]:
+    """The message indexes at ``data[pos:end]`` (zig-zag varints: a count, then the indexes;
+    a count of 0 is ``[0]``) and the position after them."""
+
+    def varint() -> int:
+        nonlocal pos
+        value, shift = 0, 0
+        while True:
+            if pos >= end or shift > 63:
+                raise ValueError("the message indexes run past the end of the value")
+            b = int(data[pos])
+            pos += 1
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return (value >> 1) ^ -(value & 1)
+
+    count = varint()
+    if count < 0 or count > 1000:
+        raise ValueError(f"the message indexes say {count} indexes follow")
+    if count == 0:
+        return [0], pos
+    return [varint() for _ in range(count)], pos

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from . import _framing
-from ._avro_types import spark_arrow_type
+from ._avro_types import list_converter, map_converter, record_converter, spark_arrow_type
 from ._registry import RegistryOptions, ResolvedSchema, client
 from ._schema import pyarrow
 
@@ -406,16 +406,13 @@ class SchemaIds:
         from ..schema_registry import SchemaRegistryError
 
         why: Optional[str] = None
-        which = _framing.describe(schema_id)
         try:
             schema = _framing.fetch(self.registry_client(), schema_id, fmt)
             kind = (schema.schema_type or "AVRO").upper()
             if kind != self.kind:
-                why = f"names {which}, a {kind} schema, not {self.kind}"
+                why = f"names {_framing.describe(schema_id)}, a {kind} schema, not {self.kind}"
         except SchemaRegistryError as exc:
-            if exc.http_status_code != 404:
-                raise
-            why = f"names {which}, which the Schema Registry does not hold ({exc})"
+            why = _framing.not_held(exc, schema_id)
         self._seen[schema_id] = why
         return why
 
@@ -628,7 +625,7 @@ def check_writable(resolved: ResolvedSchema, dtype: Any) -> None:
     try:
         _check(schema_node(resolved), dtype, resolved.field)
     except JsonSchemaError as exc:
-        raise ValueError(f"the {resolved.field} column does not fit {resolved.describe()}: {exc}") from None
+        raise _framing.does_not_fit(resolved, exc) from None
 
 
 # -- encoding -------------------------------------------------------------------------------------
@@ -665,26 +662,11 @@ def _to_json_value(dtype: Any, arrow_done: bool = False) -> Optional[Callable[[A
 
     if isinstance(dtype, T.StructType):
         parts = [(f.name, _to_json_value(f.dataType, arrow_done)) for f in dtype.fields]
-        todo = [(n, c) for n, c in parts if c is not None]
-        if not todo:
-            return None
-
-        def struct(v: Any) -> Any:
-            if v is None:
-                return None
-            out = dict(v)
-            for n, c in todo:
-                out[n] = c(out.get(n))
-            return out
-
-        return struct
-    if isinstance(dtype, (T.ArrayType, T.MapType)):
-        each = _to_json_value(dtype.elementType if isinstance(dtype, T.ArrayType) else dtype.valueType)
-        if each is None:
-            return None
-        if isinstance(dtype, T.ArrayType):
-            return lambda v: None if v is None else [each(x) for x in v]
-        return lambda v: None if v is None else {k: each(x) for k, x in v.items()}
+        return record_converter({n: c for n, c in parts if c is not None})
+    if isinstance(dtype, T.ArrayType):
+        return list_converter(_to_json_value(dtype.elementType))
+    if isinstance(dtype, T.MapType):
+        return map_converter(_to_json_value(dtype.valueType))
     if isinstance(dtype, T.BinaryType):
         return lambda v: None if v is None else base64.b64encode(v).decode("ascii")
     if arrow_done:
@@ -704,21 +686,6 @@ def _to_json_value(dtype: Any, arrow_done: bool = False) -> Optional[Callable[[A
     return None
 
 
-def _rows(column: Any) -> List[Any]:
-    """The Python values of ``column``; a struct's built a child at a time (far fewer Python
-    objects than ``StructArray.to_pylist``)."""
-    from ._avro_codec import _pylist
-
-    pa = pyarrow()
-    if not pa.types.is_struct(column.type) or not column.type.num_fields:
-        return _pylist(column)
-    names = [column.type.field(i).name for i in range(column.type.num_fields)]
-    rows: List[Any] = [dict(zip(names, vals)) for vals in zip(*(_pylist(c) for c in column.flatten()))]
-    if column.null_count:
-        rows = [r if ok else None for r, ok in zip(rows, column.is_valid().to_pylist())]
-    return rows
-
-
 class ColumnEncoder:
     """Encodes one Arrow column (key or value) as framed JSON text with a registered schema id."""
 
@@ -730,6 +697,8 @@ class ColumnEncoder:
 
     def encode(self, column: Any) -> Any:
         """The framed JSON of every value of ``column`` (null stays null)."""
+        from ._avro_codec import _rows
+
         pa = pyarrow()
         header, convert = self.header, self.convert
         dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
@@ -741,10 +710,7 @@ class ColumnEncoder:
             try:
                 out.append(header + dumps(v if convert is None else convert(v)).encode())
             except (ValueError, TypeError) as exc:
-                from ..serialization import SerializationError
-
-                raise SerializationError(f"the {self.resolved.field} of row {row} of this batch cannot be "
-                                         f"written as JSON: {exc}") from exc
+                raise _framing.row_not_written(self.resolved, row, "cannot be written as JSON", exc) from exc
         return pa.array(out, pa.binary())
 
 

@@ -340,40 +340,6 @@ def _field_column(fd: Any, dtype: Any) -> Column:
 
 # -- decoding -------------------------------------------------------------------------------------
 
-def _uvarint(n: int) -> bytes:
-    out = bytearray()
-    while n & ~0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _read_indexes(data: Any, pos: int, end: int) -> Tuple[List[int], int]:
-    """The message indexes at ``data[pos:end]`` (zig-zag varints: a count, then the indexes;
-    a count of 0 is ``[0]``) and the position after them."""
-
-    def varint() -> int:
-        nonlocal pos
-        value, shift = 0, 0
-        while True:
-            if pos >= end or shift > 63:
-                raise ValueError("the message indexes run past the end of the value")
-            b = int(data[pos])
-            pos += 1
-            value |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                return (value >> 1) ^ -(value & 1)
-
-    count = varint()
-    if count < 0 or count > 1000:
-        raise ValueError(f"the message indexes say {count} indexes follow")
-    if count == 0:
-        return [0], pos
-    return [varint() for _ in range(count)], pos
-
-
 def batch_bytes(data: Any, starts: Any, lengths: Any) -> bytes:
     """The payloads ``data[starts : starts + lengths]`` as the wire form of a ``repeated``
     message field number 1: each one's tag (``0x0a``), length (a varint) and bytes."""
@@ -494,7 +460,7 @@ class ColumnDecoder:
         indexes: Dict[int, Tuple[int, ...]] = {}
         for i, rest in framed.header_rest.items():  # named by a header: the indexes are there too
             try:
-                found, _ = _read_indexes(rest, 0, len(rest))
+                found, _ = _framing.read_indexes(rest, 0, len(rest))
             except ValueError as exc:
                 bad[i] = f"has no valid Protobuf message indexes after the schema id of its header: {exc}"
                 ok[i] = False
@@ -503,7 +469,7 @@ class ColumnDecoder:
             payload_starts[i] = body[i]
         for i in np.nonzero(ok & ~simple & ~in_header)[0].tolist():
             try:
-                found, pos = _read_indexes(data, int(body[i]), int(starts[i] + lengths[i]))
+                found, pos = _framing.read_indexes(data, int(body[i]), int(starts[i] + lengths[i]))
             except ValueError as exc:
                 bad[i] = f"has no valid Protobuf message indexes after the schema id: {exc}"
                 ok[i] = False
@@ -725,7 +691,7 @@ def check_writable(resolved: ResolvedSchema, dtype: Any) -> None:
     try:
         _check(descriptor(resolved), dtype, resolved.field)
     except ProtobufSchemaError as exc:
-        raise ValueError(f"the {resolved.field} column does not fit {resolved.describe()}: {exc}") from None
+        raise _framing.does_not_fit(resolved, exc) from None
 
 
 # -- encoding -------------------------------------------------------------------------------------
@@ -832,8 +798,7 @@ class ColumnEncoder:
 
         :raises SerializationError: for a value the message type does not accept, naming the row.
         """
-        from ..serialization import SerializationError
-        from ._json_codec import _rows
+        from ._avro_codec import _rows
 
         pa = pyarrow()
         header, convert, cls = self.header, self.convert, self.message_class
@@ -845,6 +810,6 @@ class ColumnEncoder:
             try:
                 out.append(header + cls(**convert(v)).SerializeToString())
             except (ValueError, TypeError) as exc:
-                raise SerializationError(f"the {self.resolved.field} of row {row} of this batch does not encode "
-                                         f"as {cls.DESCRIPTOR.full_name}: {exc}") from exc
+                raise _framing.row_not_written(self.resolved, row, f"does not encode as {cls.DESCRIPTOR.full_name}",
+                                               exc) from exc
         return pa.array(out, pa.binary())
