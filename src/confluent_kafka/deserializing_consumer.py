@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any, Deque, Generic, List, Mapping, Optional, Union
+from typing import Any, Deque, Generic, List, Mapping, Optional, Union
 
+from ._types import K, V
 from .cimpl import Consumer, Message
 from .error import ConsumeError, KeyDeserializationError, ValueDeserializationError
 from .serialization import MessageField, SerializationContext
@@ -12,18 +13,6 @@ from .serialization import _serdes
 
 __all__ = ["DeserializingConsumer"]
 
-if TYPE_CHECKING:
-    # Defaults (PEP 696) so that an unparameterized client is [Any, Any] to a type checker,
-    # not an error asking for annotations; type checkers always have typing_extensions.
-    from typing_extensions import TypeVar
-
-    K = TypeVar("K", default=Any)
-    V = TypeVar("V", default=Any)
-else:
-    from typing import TypeVar
-
-    K = TypeVar("K")
-    V = TypeVar("V")
 # A message still to be deserialized, or the error a batch stopped at (raised on the next call).
 _Pending = Union[Message, ConsumeError]
 

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Mapping, Optional
+from typing import Any, Generic, Mapping, Optional
 
-from ._types import DeliveryCallback, HeadersType
+from ._types import DeliveryCallback, HeadersType, K, V
 from .cimpl import Producer
 from .error import KeySerializationError, ValueSerializationError
 from .serialization import MessageField, SerializationContext
 from .serialization import _serdes
 
 __all__ = ["SerializingProducer"]
-
-if TYPE_CHECKING:
-    # Defaults (PEP 696) so that an unparameterized client is [Any, Any] to a type checker,
-    # not an error asking for annotations; type checkers always have typing_extensions.
-    from typing_extensions import TypeVar
-
-    K = TypeVar("K", default=Any)
-    V = TypeVar("V", default=Any)
-else:
-    from typing import TypeVar
-
-    K = TypeVar("K")
-    V = TypeVar("V")
 
 
 class SerializingProducer(Producer, Generic[K, V]):

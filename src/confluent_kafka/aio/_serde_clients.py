@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import TYPE_CHECKING, Any, Deque, Dict, Generic, List, Mapping, Optional, Tuple
+from typing import Any, Deque, Dict, Generic, List, Mapping, Optional, Tuple
 
-from .._types import HeadersType
+from .._types import HeadersType, K, V
 from ..cimpl import KafkaError, Message
 from ..deserializing_consumer import _Pending
 from ..error import ConsumeError, KeyDeserializationError, KeySerializationError, ValueDeserializationError
@@ -22,19 +22,6 @@ from ._consumer import AIOConsumer
 from ._producer import AIOProducer
 
 __all__ = ["AsyncDeserializingConsumer", "AsyncSerializingProducer"]
-
-if TYPE_CHECKING:
-    # Defaults (PEP 696) so that an unparameterized client is [Any, Any] to a type checker,
-    # not an error asking for annotations; type checkers always have typing_extensions.
-    from typing_extensions import TypeVar
-
-    K = TypeVar("K", default=Any)
-    V = TypeVar("V", default=Any)
-else:
-    from typing import TypeVar
-
-    K = TypeVar("K")
-    V = TypeVar("V")
 
 _PRODUCER_ARGS = ("max_workers", "executor", "batch_size", "buffer_timeout")
 _CONSUMER_ARGS = ("max_workers", "executor")
