@@ -11,7 +11,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Literal, Optional, Tupl
 from ..cimpl import Consumer, KafkaError, KafkaException, Message, TopicPartition
 from . import _slices
 from ._callbacks import Tasks
-from ._producer import cluster_id_of
+from ._producer import _ClientCalls
 from ._wakeup import Wakeup
 
 _TICK = 1.0  # longest wait between two looks at the queue, should a wake-up ever be missed
@@ -20,7 +20,7 @@ _CLOSE_BOUND = 60.0  # longest asynchronous group leave before falling back to t
 RebalanceCallback = Callable[["AIOConsumer", List[TopicPartition]], Union[None, Awaitable[None]]]
 
 
-class AIOConsumer:
+class AIOConsumer(_ClientCalls):
     """An asyncio Kafka consumer.
 
     ``AIOConsumer(consumer_conf, **kwargs)`` takes the same configuration as
@@ -77,6 +77,10 @@ class AIOConsumer:
                 fut.set_exception(exc)
             else:
                 fut.set_result(value)
+
+    @property
+    def _native(self) -> Consumer:
+        return self._c
 
     def _enter(self) -> asyncio.AbstractEventLoop:
         if self._closed:
@@ -468,39 +472,6 @@ class AIOConsumer:
         """
         self._enter()
         return self._c.consumer_group_metadata()
-
-    async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
-        """Cluster metadata (see Consumer.list_topics), queried in bounded slices.
-
-        :param topic: only this topic, or None for all.
-        :param timeout: seconds to wait; None waits without limit.
-        :returns: a ClusterMetadata.
-        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
-        :raises RuntimeError: when the consumer is closed.
-        """
-        self._enter()
-        return await _slices.bounded(lambda t: self._c.list_topics(topic, t), timeout)
-
-    async def cluster_id(self, timeout: float = -1) -> str:
-        """The id of the Kafka cluster, from broker metadata (queried in bounded slices).
-
-        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
-        :returns: the cluster id.
-        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
-        """
-        self._enter()
-        return await cluster_id_of(self._c, timeout)
-
-    async def set_sasl_credentials(self, username: str, password: str) -> None:
-        """Set the SASL PLAIN/SCRAM credentials used on the next authentication.
-
-        :param username: the SASL user name.
-        :param password: the SASL password.
-        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
-        :raises RuntimeError: when the consumer is closed.
-        """
-        self._enter()
-        self._c.set_sasl_credentials(username, password)
 
     # ---- lifetime --------------------------------------------------------------------------
 

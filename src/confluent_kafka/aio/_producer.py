@@ -69,7 +69,53 @@ class _Batch:
                 pass
 
 
-class AIOProducer:
+class _ClientCalls:
+    """What :class:`AIOProducer` and :class:`AIOConsumer` offer alike over their native client
+    (``_native``), each call refused once the client is closed (``_enter``)."""
+
+    def _enter(self) -> asyncio.AbstractEventLoop:
+        raise NotImplementedError
+
+    @property
+    def _native(self) -> Any:
+        raise NotImplementedError
+
+    async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
+        """Cluster metadata (see Producer.list_topics and Consumer.list_topics), queried in bounded
+        slices.
+
+        :param topic: only this topic, or None for all.
+        :param timeout: seconds to wait; None (the default) waits without limit.
+        :returns: a ClusterMetadata.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the client is closed.
+        """
+        self._enter()
+        return await _slices.bounded(lambda t: self._native.list_topics(topic, t), timeout)
+
+    async def cluster_id(self, timeout: float = -1) -> str:
+        """The id of the Kafka cluster, from broker metadata (queried in bounded slices).
+
+        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
+        :returns: the cluster id.
+        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
+        """
+        self._enter()
+        return await cluster_id_of(self._native, timeout)
+
+    async def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Set the SASL PLAIN/SCRAM credentials used on the next authentication.
+
+        :param username: the SASL user name.
+        :param password: the SASL password.
+        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
+        :raises RuntimeError: when the client is closed.
+        """
+        self._enter()
+        self._native.set_sasl_credentials(username, password)
+
+
+class AIOProducer(_ClientCalls):
     """An asyncio Kafka producer.
 
     ``AIOProducer(producer_conf, **kwargs)`` takes the same configuration as
@@ -158,6 +204,10 @@ class AIOProducer:
         self._serve_pending = False
         self._serve()
         self._wake.notify()
+
+    @property
+    def _native(self) -> Producer:
+        return self._p
 
     def _enter(self) -> asyncio.AbstractEventLoop:
         if self._closed:
@@ -493,38 +543,6 @@ class AIOProducer:
 
     # ---- misc ------------------------------------------------------------------------------
 
-    async def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> Any:
-        """Cluster metadata (see Producer.list_topics), queried in bounded slices.
-
-        :param topic: only this topic, or None for all.
-        :param timeout: seconds to wait; None (the default) waits without limit.
-        :returns: a ClusterMetadata.
-        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
-        :raises RuntimeError: when the producer is closed.
-        """
-        self._enter()
-        return await _slices.bounded(lambda t: self._p.list_topics(topic, t), timeout)
-
-    async def cluster_id(self, timeout: float = -1) -> str:
-        """The id of the Kafka cluster, from broker metadata (queried in bounded slices).
-
-        :param timeout: seconds to wait for a broker to answer; -1 waits as long as it takes.
-        :returns: the cluster id.
-        :raises ~confluent_kafka.KafkaException: ``_TIMED_OUT`` if no broker answered in time.
-        """
-        self._enter()
-        return await cluster_id_of(self._p, timeout)
-
-    async def set_sasl_credentials(self, username: str, password: str) -> None:
-        """Set the SASL PLAIN/SCRAM credentials used on the next authentication.
-
-        :param username: the SASL user name.
-        :param password: the SASL password.
-        :raises ~confluent_kafka.KafkaException: when librdkafka reports an error.
-        :raises RuntimeError: when the producer is closed.
-        """
-        self._enter()
-        self._p.set_sasl_credentials(username, password)
 
     async def close(self, timeout: Optional[float] = None) -> None:
         """Abort an open transaction, flush, fail what is left as purged, release the client.
