@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any, Deque, Dict, Generic, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Deque, Dict, Generic, List, Mapping, Optional, Tuple
 
 from .._types import HeadersType, K, V
 from ..cimpl import KafkaError, Message
@@ -38,6 +38,26 @@ async def _construct(cls: type, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -
     return obj
 
 
+async def _start(client: Any, base_init: Callable[..., None], own_args: Tuple[str, ...], keys: Tuple[str, str],
+                 attrs: Tuple[str, str], conf: Optional[Mapping[str, Any]], kwargs: Dict[str, Any]) -> None:
+    """What both constructors do: build the serdes the configuration names under ``keys`` (kept
+    as ``attrs`` of ``client``; those built here also in ``_owned_serdes``), start the base client
+    (``base_init``) on the rest of the configuration and the ``own_args`` of ``kwargs``, and offer
+    the serdes the cluster id. If that fails, the serdes built here are closed."""
+    own = _split(kwargs, own_args)
+    specs, rest = _serdes.take_specs(conf, kwargs, *keys)
+    serdes, client._owned_serdes, client_conf = await _serdes.build_async(specs, rest)
+    for attr, serde in zip(attrs, serdes):
+        setattr(client, attr, serde)
+    try:
+        base_init(client, client_conf, **own)
+        _serdes.offer("set_async_cluster_id_resolver", _serdes.AsyncClusterIdResolver(client.cluster_id), serdes)
+    except BaseException:
+        owned, client._owned_serdes = client._owned_serdes, []
+        await _serdes.close_async_quietly(owned)
+        raise
+
+
 class AsyncSerializingProducer(AIOProducer, Generic[K, V]):
     """An :class:`AIOProducer` that runs keys and values through serializers.
 
@@ -58,18 +78,13 @@ class AsyncSerializingProducer(AIOProducer, Generic[K, V]):
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         return _construct(cls, args, kwargs)
 
+    _key_serializer: Any
+    _value_serializer: Any
+    _owned_serdes: List[Any]
+
     async def _init(self, conf: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
-        own = _split(kwargs, _PRODUCER_ARGS)
-        specs, rest = _serdes.take_specs(conf, kwargs, "key.serializer", "value.serializer")
-        serdes, self._owned_serdes, client_conf = await _serdes.build_async(specs, rest)
-        self._key_serializer, self._value_serializer = serdes
-        try:
-            AIOProducer.__init__(self, client_conf, **own)
-            _serdes.offer("set_async_cluster_id_resolver", _serdes.AsyncClusterIdResolver(self.cluster_id), serdes)
-        except BaseException:
-            owned, self._owned_serdes = self._owned_serdes, []
-            await _serdes.close_async_quietly(owned)
-            raise
+        await _start(self, AIOProducer.__init__, _PRODUCER_ARGS, ("key.serializer", "value.serializer"),
+                     ("_key_serializer", "_value_serializer"), conf, kwargs)
 
     __init__ = _init  # awaited by _construct, through __new__
 
@@ -154,19 +169,14 @@ class AsyncDeserializingConsumer(AIOConsumer, Generic[K, V]):
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         return _construct(cls, args, kwargs)
 
+    _key_deserializer: Any
+    _value_deserializer: Any
+    _owned_serdes: List[Any]
+
     async def _init(self, conf: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
-        own = _split(kwargs, _CONSUMER_ARGS)
-        specs, rest = _serdes.take_specs(conf, kwargs, "key.deserializer", "value.deserializer")
-        serdes, self._owned_serdes, client_conf = await _serdes.build_async(specs, rest)
-        self._key_deserializer, self._value_deserializer = serdes
         self._backlog: Deque[_Pending] = deque()
-        try:
-            AIOConsumer.__init__(self, client_conf, **own)
-            _serdes.offer("set_async_cluster_id_resolver", _serdes.AsyncClusterIdResolver(self.cluster_id), serdes)
-        except BaseException:
-            owned, self._owned_serdes = self._owned_serdes, []
-            await _serdes.close_async_quietly(owned)
-            raise
+        await _start(self, AIOConsumer.__init__, _CONSUMER_ARGS, ("key.deserializer", "value.deserializer"),
+                     ("_key_deserializer", "_value_deserializer"), conf, kwargs)
 
     __init__ = _init  # awaited by _construct, through __new__
 
