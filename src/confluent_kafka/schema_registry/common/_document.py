@@ -1,31 +1,63 @@
-"""The base of the registry's JSON-document values (schemas, rules, KEKs, DEKs...), and the
-helper their ``to_dict`` methods write with."""
+"""The base of the registry's JSON-document values (schemas, rules, KEKs, DEKs...): each reads
+and writes its document by a table of its fields."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Type, TypeVar
+from typing import Any, Callable, ClassVar, Dict, NamedTuple, Optional, Tuple, Type, TypeVar, cast
 
 T = TypeVar("T")
 
 
-def _put(out: Dict[str, Any], key: str, value: Any) -> None:
-    """Set ``out[key]`` unless ``value`` is None (the registry's documents leave unset fields out)."""
-    if value is not None:
-        out[key] = value
+class Field(NamedTuple):
+    """One field of a document: the attribute ``attr`` is the document's ``key``. ``out`` turns
+    the attribute's value into the document's and ``into`` the document's into the attribute's
+    (None: as they are; both are given None too); ``always``: written even when None (else left
+    out); ``missing``: what an absent key reads as."""
+
+    attr: str
+    key: str
+    out: Optional[Callable[[Any], Any]] = None
+    into: Optional[Callable[[Any], Any]] = None
+    always: bool = False
+    missing: Any = None
+
+
+def _opt(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``convert`` for a value that may be None (None stays None)."""
+    return lambda value: None if value is None else convert(value)
+
+
+def _value(member: Any) -> Any:
+    """An enum member's value."""
+    return member.value
+
+
+def _to_dict(document: Any) -> Any:
+    """A document's ``to_dict()``."""
+    return document.to_dict()
 
 
 class _Document:
-    """A value the registry sends or takes as a JSON document. Each subclass writes both methods;
-    their documentation is this class's (``help()`` and the API pages show it on each)."""
+    """A value the registry sends or takes as a JSON document, field by field as its ``_fields``
+    say (a subclass with more to do writes its own methods); the documentation of both methods
+    is this class's (``help()`` and the API pages show it on each)."""
 
     __slots__ = ()  # the attrs subclasses stay slotted
+    _fields: ClassVar[Tuple[Field, ...]] = ()
 
     def to_dict(self) -> Dict[str, Any]:
         """This object as the registry's JSON document (camelCase keys; unset fields left out).
 
         :returns: the document.
         """
-        raise NotImplementedError
+        out: Dict[str, Any] = {}
+        for f in self._fields:
+            value = getattr(self, f.attr)
+            if f.out is not None:
+                value = f.out(value)
+            if value is not None or f.always:
+                out[f.key] = value
+        return out
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
@@ -34,7 +66,16 @@ class _Document:
         :param src_dict: the document.
         :returns: the object.
         """
-        raise NotImplementedError
+        return cast(T, cast(Any, cls)(**_arguments(cast(Any, cls)._fields, src_dict)))
+
+
+def _arguments(fields: Tuple[Field, ...], src_dict: Dict[str, Any]) -> Dict[str, Any]:
+    """The constructor arguments that ``fields`` read from the document ``src_dict``."""
+    args: Dict[str, Any] = {}
+    for f in fields:
+        value = src_dict.get(f.key, f.missing)
+        args[f.attr] = value if f.into is None else f.into(value)
+    return args
 
 
 class _Mapping(_Document):

@@ -10,12 +10,12 @@ import random
 from collections import defaultdict
 from enum import Enum
 from threading import Lock
-from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
 from attrs import define, field
 
 from ._oauthbearer import _AsyncBearerFieldProvider, _StaticFieldProvider, normalize_identity_pool
-from ._document import _Document, _Mapping, _put
+from ._document import Field, _arguments, _Document, _Mapping, _opt, _to_dict, _value
 
 __all__ = [
     "VALID_AUTH_PROVIDERS",
@@ -234,6 +234,10 @@ def _parse(kind: Any, value: Any) -> Any:
     return kind.from_dict(value)
 
 
+def _schema_or_none(value: Any) -> Optional["Schema"]:
+    return Schema.from_dict(value) if value else None
+
+
 @define(hash=False)
 class RuleParams(_Mapping):
     """A rule's free-form string parameters.
@@ -277,44 +281,20 @@ class Rule(_Document):
     on_failure: Optional[str]
     disabled: Optional[bool]
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "name", self.name)
-        _put(out, "doc", self.doc)
-        _put(out, "kind", self.kind.value if self.kind is not None else None)
-        _put(out, "mode", self.mode.value if self.mode is not None else None)
-        out["type"] = self.type  # always present, like upstream's wire form
-        _put(out, "tags", self.tags)
-        _put(out, "params", self.params.to_dict() if self.params is not None else None)
-        _put(out, "expr", self.expr)
-        _put(out, "onSuccess", self.on_success)
-        _put(out, "onFailure", self.on_failure)
-        _put(out, "disabled", self.disabled)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        kind = d.get("kind")
-        mode = d.get("mode")
-        params = d.get("params")
-        return cls(  # type: ignore[call-arg]
-            name=d.get("name"),
-            doc=d.get("doc"),
-            kind=RuleKind(kind) if kind is not None else None,
-            mode=RuleMode(mode) if mode is not None else None,
-            type=d.get("type"),
-            tags=d.get("tags"),
-            params=RuleParams.from_dict(params) if params is not None else None,
-            expr=d.get("expr"),
-            on_success=d.get("onSuccess"),
-            on_failure=d.get("onFailure"),
-            disabled=d.get("disabled"),
-        )
+    _fields = (Field("name", "name"), Field("doc", "doc"), Field("kind", "kind", _opt(_value), _opt(RuleKind)),
+               Field("mode", "mode", _opt(_value), _opt(RuleMode)),
+               Field("type", "type", always=True),  # always present, like upstream's wire form
+               Field("tags", "tags"), Field("params", "params", _opt(_to_dict), _opt(RuleParams.from_dict)),
+               Field("expr", "expr"), Field("on_success", "onSuccess"), Field("on_failure", "onFailure"),
+               Field("disabled", "disabled"))
 
 
 def _rules_to_dicts(rules: Optional[List[Rule]]) -> Optional[List[Dict[str, Any]]]:
     return None if rules is None else [rule.to_dict() for rule in rules]
+
+
+def _rules_from_dicts(rules: Optional[List[Dict[str, Any]]]) -> List[Rule]:
+    return [Rule.from_dict(r) for r in rules or []]
 
 
 @define(hash=False)
@@ -332,25 +312,9 @@ class RuleSet(_Document):
     encoding_rules: Optional[List[Rule]] = field(hash=False, default=None)
     enable_at: Optional[str] = field(default=None)
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "migrationRules", _rules_to_dicts(self.migration_rules))
-        _put(out, "domainRules", _rules_to_dicts(self.domain_rules))
-        _put(out, "encodingRules", _rules_to_dicts(self.encoding_rules))
-        _put(out, "enableAt", self.enable_at)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        def rules(key: str) -> List[Rule]:
-            return [Rule.from_dict(r) for r in src_dict.get(key) or []]
-
-        return cls(  # type: ignore[call-arg]
-            migration_rules=rules("migrationRules"),
-            domain_rules=rules("domainRules"),
-            encoding_rules=rules("encodingRules"),
-            enable_at=src_dict.get("enableAt"),
-        )
+    _fields = tuple(Field(attr, key, _rules_to_dicts, _rules_from_dicts)
+                    for attr, key in (("migration_rules", "migrationRules"), ("domain_rules", "domainRules"),
+                                      ("encoding_rules", "encodingRules"))) + (Field("enable_at", "enableAt"),)
 
     def __hash__(self) -> int:
         every = (self.migration_rules or []) + (self.domain_rules or []) + (self.encoding_rules or [])
@@ -399,22 +363,9 @@ class Metadata(_Document):
     properties: Optional[MetadataProperties]
     sensitive: Optional[List[str]] = field(hash=False)
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "tags", self.tags.to_dict() if self.tags is not None else None)
-        _put(out, "properties", self.properties.to_dict() if self.properties is not None else None)
-        _put(out, "sensitive", list(self.sensitive) if self.sensitive is not None else None)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        tags = src_dict.get("tags")
-        properties = src_dict.get("properties")
-        return cls(  # type: ignore[call-arg]
-            tags=MetadataTags.from_dict(tags) if tags is not None else None,
-            properties=MetadataProperties.from_dict(properties) if properties is not None else None,
-            sensitive=list(src_dict.get("sensitive") or []),
-        )
+    _fields = (Field("tags", "tags", _opt(_to_dict), _opt(MetadataTags.from_dict)),
+               Field("properties", "properties", _opt(_to_dict), _opt(MetadataProperties.from_dict)),
+               Field("sensitive", "sensitive", _opt(list), lambda value: list(value or [])))
 
 
 @define(frozen=True)
@@ -452,17 +403,7 @@ class SchemaReference(_Document):
     subject: Optional[str]
     version: Optional[int]
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "name", self.name)
-        _put(out, "subject", self.subject)
-        _put(out, "version", self.version)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        return cls(name=src_dict.get("name"), subject=src_dict.get("subject"),  # type: ignore[call-arg]
-                   version=src_dict.get("version"))
+    _fields = (Field("name", "name"), Field("subject", "subject"), Field("version", "version"))
 
 
 class ConfigCompatibilityLevel(_TextEnum):
@@ -502,32 +443,13 @@ class ServerConfig(_Document):
     default_rule_set: Optional[RuleSet] = None
     override_rule_set: Optional[RuleSet] = None
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "compatibility", self.compatibility.value if self.compatibility is not None else None)
-        _put(out, "compatibilityLevel",
-             self.compatibility_level.value if self.compatibility_level is not None else None)
-        _put(out, "compatibilityGroup", self.compatibility_group)
-        _put(out, "defaultMetadata", _as_dict(self.default_metadata))
-        _put(out, "overrideMetadata", _as_dict(self.override_metadata))
-        _put(out, "defaultRuleSet", _as_dict(self.default_rule_set))
-        _put(out, "overrideRuleSet", _as_dict(self.override_rule_set))
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        compatibility = d.get("compatibility")
-        level = d.get("compatibilityLevel")
-        return cls(  # type: ignore[call-arg]
-            compatibility=ConfigCompatibilityLevel(compatibility) if compatibility is not None else None,
-            compatibility_level=ConfigCompatibilityLevel(level) if level is not None else None,
-            compatibility_group=d.get("compatibilityGroup"),
-            default_metadata=_parse(Metadata, d.get("defaultMetadata")),
-            override_metadata=_parse(Metadata, d.get("overrideMetadata")),
-            default_rule_set=_parse(RuleSet, d.get("defaultRuleSet")),
-            override_rule_set=_parse(RuleSet, d.get("overrideRuleSet")),
-        )
+    _fields = (Field("compatibility", "compatibility", _opt(_value), _opt(ConfigCompatibilityLevel)),
+               Field("compatibility_level", "compatibilityLevel", _opt(_value), _opt(ConfigCompatibilityLevel)),
+               Field("compatibility_group", "compatibilityGroup"),
+               Field("default_metadata", "defaultMetadata", _as_dict, lambda value: _parse(Metadata, value)),
+               Field("override_metadata", "overrideMetadata", _as_dict, lambda value: _parse(Metadata, value)),
+               Field("default_rule_set", "defaultRuleSet", _as_dict, lambda value: _parse(RuleSet, value)),
+               Field("override_rule_set", "overrideRuleSet", _as_dict, lambda value: _parse(RuleSet, value)))
 
 
 @define(frozen=True, cache_hash=True)
@@ -548,27 +470,13 @@ class Schema(_Document):
     metadata: Optional[Metadata] = None
     rule_set: Optional[RuleSet] = None
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "schema", self.schema_str)
-        _put(out, "schemaType", self.schema_type)
-        out["references"] = [ref.to_dict() for ref in self.references or []]
-        if isinstance(self.metadata, Metadata):
-            out["metadata"] = self.metadata.to_dict()
-        if isinstance(self.rule_set, RuleSet):
-            out["ruleSet"] = self.rule_set.to_dict()
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(  # type: ignore[call-arg]
-            schema_str=d.get("schema"),
-            schema_type=d.get("schemaType", "AVRO"),
-            references=[SchemaReference.from_dict(r) for r in d.get("references") or []],
-            metadata=_parse(Metadata, d.get("metadata")),
-            rule_set=_parse(RuleSet, d.get("ruleSet")),
-        )
+    _fields = (Field("schema_str", "schema"), Field("schema_type", "schemaType", missing="AVRO"),
+               Field("references", "references", lambda refs: [ref.to_dict() for ref in refs or []],
+                     lambda refs: [SchemaReference.from_dict(r) for r in refs or []], always=True),
+               Field("metadata", "metadata", lambda m: m.to_dict() if isinstance(m, Metadata) else None,
+                     lambda value: _parse(Metadata, value)),
+               Field("rule_set", "ruleSet", lambda r: r.to_dict() if isinstance(r, RuleSet) else None,
+                     lambda value: _parse(RuleSet, value)))
 
 
 @define(frozen=True, cache_hash=True)
@@ -588,24 +496,17 @@ class RegisteredSchema(_Document):
     guid: Optional[str]
     schema: Schema
 
+    _fields = (Field("schema_id", "id"), Field("guid", "guid"), Field("subject", "subject"),
+               Field("version", "version"))
+
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = self.schema.to_dict() if self.schema is not None else {}
-        _put(out, "id", self.schema_id)
-        _put(out, "guid", self.guid)
-        _put(out, "subject", self.subject)
-        _put(out, "version", self.version)
+        out.update(_Document.to_dict(self))
         return out
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(  # type: ignore[call-arg]
-            schema_id=d.get("id"),
-            guid=d.get("guid"),
-            schema=Schema.from_dict(d),
-            subject=d.get("subject"),
-            version=d.get("version"),
-        )
+        return cls(schema=Schema.from_dict(src_dict), **_arguments(RegisteredSchema._fields, src_dict))  # type: ignore[call-arg]
 
 
 @define(frozen=True)
@@ -631,27 +532,10 @@ class Association(_Document):
     association_type: Optional[str]
     frozen: bool = False
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "subject", self.subject)
-        _put(out, "guid", self.guid)
-        _put(out, "resourceName", self.resource_name)
-        _put(out, "resourceNamespace", self.resource_namespace)
-        _put(out, "resourceId", self.resource_id)
-        _put(out, "resourceType", self.resource_type)
-        _put(out, "associationType", self.association_type)
-        out["frozen"] = self.frozen
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(  # type: ignore[call-arg]
-            subject=d.get("subject"), guid=d.get("guid"), resource_name=d.get("resourceName"),
-            resource_namespace=d.get("resourceNamespace"), resource_id=d.get("resourceId"),
-            resource_type=d.get("resourceType"), association_type=d.get("associationType"),
-            frozen=d.get("frozen", False),
-        )
+    _fields = (Field("subject", "subject"), Field("guid", "guid"), Field("resource_name", "resourceName"),
+               Field("resource_namespace", "resourceNamespace"), Field("resource_id", "resourceId"),
+               Field("resource_type", "resourceType"), Field("association_type", "associationType"),
+               Field("frozen", "frozen", always=True, missing=False))
 
 
 @define
@@ -671,23 +555,9 @@ class AssociationInfo(_Document):
     frozen: bool = False
     schema: Optional[Schema] = None
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "subject", self.subject)
-        _put(out, "associationType", self.association_type)
-        _put(out, "lifecycle", self.lifecycle)
-        out["frozen"] = self.frozen
-        _put(out, "schema", self.schema.to_dict() if self.schema is not None else None)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        schema = d.get("schema")
-        return cls(  # type: ignore[call-arg]
-            subject=d.get("subject"), association_type=d.get("associationType"), lifecycle=d.get("lifecycle"),
-            frozen=d.get("frozen", False), schema=Schema.from_dict(schema) if schema else None,
-        )
+    _fields = (Field("subject", "subject"), Field("association_type", "associationType"), Field("lifecycle", "lifecycle"),
+               Field("frozen", "frozen", always=True, missing=False),
+               Field("schema", "schema", _opt(_to_dict), _schema_or_none))
 
 
 @define
@@ -709,44 +579,17 @@ class AssociationCreateOrUpdateInfo(_Document):
     schema: Optional[Schema] = None
     normalize: Optional[bool] = None
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "subject", self.subject)
-        _put(out, "associationType", self.association_type)
-        _put(out, "lifecycle", self.lifecycle)
-        _put(out, "frozen", self.frozen)
-        _put(out, "schema", self.schema.to_dict() if self.schema is not None else None)
-        _put(out, "normalize", self.normalize)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        schema = d.get("schema")
-        return cls(  # type: ignore[call-arg]
-            subject=d.get("subject"), association_type=d.get("associationType"), lifecycle=d.get("lifecycle"),
-            frozen=d.get("frozen"), schema=Schema.from_dict(schema) if schema else None,
-            normalize=d.get("normalize"),
-        )
+    _fields = (Field("subject", "subject"), Field("association_type", "associationType"), Field("lifecycle", "lifecycle"),
+               Field("frozen", "frozen"), Field("schema", "schema", _opt(_to_dict), _schema_or_none),
+               Field("normalize", "normalize"))
 
 
-def _resource_fields(obj: Any, out: Dict[str, Any]) -> Dict[str, Any]:
-    _put(out, "resourceName", obj.resource_name)
-    _put(out, "resourceNamespace", obj.resource_namespace)
-    _put(out, "resourceId", obj.resource_id)
-    _put(out, "resourceType", obj.resource_type)
-    if obj.associations is not None:
-        out["associations"] = [a.to_dict() for a in obj.associations]
-    return out
-
-
-def _resource_arguments(d: Dict[str, Any], association: Any) -> Dict[str, Any]:
-    """The constructor arguments read from a resource's associations document; ``association``
-    is the class each listed association is read as."""
-    listed = d.get("associations")
-    return dict(resource_name=d.get("resourceName"), resource_namespace=d.get("resourceNamespace"),
-                resource_id=d.get("resourceId"), resource_type=d.get("resourceType"),
-                associations=[association.from_dict(a) for a in listed] if listed else None)
+def _resource_fields(association: Callable[[Any], Any]) -> Tuple[Field, ...]:
+    """The fields of a resource's associations document; ``association`` reads each listed one."""
+    return (Field("resource_name", "resourceName"), Field("resource_namespace", "resourceNamespace"),
+            Field("resource_id", "resourceId"), Field("resource_type", "resourceType"),
+            Field("associations", "associations", _opt(lambda listed: [a.to_dict() for a in listed]),
+                  lambda listed: [association(a) for a in listed] if listed else None))
 
 
 @define
@@ -766,12 +609,7 @@ class AssociationCreateOrUpdateRequest(_Document):
     resource_type: Optional[str] = None
     associations: Optional[List[AssociationCreateOrUpdateInfo]] = None
 
-    def to_dict(self) -> Dict[str, Any]:
-        return _resource_fields(self, {})
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        return cls(**_resource_arguments(src_dict, AssociationCreateOrUpdateInfo))
+    _fields = _resource_fields(lambda value: AssociationCreateOrUpdateInfo.from_dict(value))
 
 
 @define
@@ -791,9 +629,4 @@ class AssociationResponse(_Document):
     resource_type: Optional[str] = None
     associations: Optional[List[AssociationInfo]] = None
 
-    def to_dict(self) -> Dict[str, Any]:
-        return _resource_fields(self, {})
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        return cls(**_resource_arguments(src_dict, AssociationInfo))
+    _fields = _resource_fields(lambda value: AssociationInfo.from_dict(value))

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Type, TypeVar
 from attrs import define as _define
 from attrs import field as _field
 
-from ....common._document import _Document, _put
+from ....common._document import Field, _Document, _opt, _to_dict, _value
 
 __all__ = ["KekKmsProps", "Kek", "CreateKekRequest", "DekAlgorithm", "Dek", "CreateDekRequest", "KekId", "DekId",
            "DekRegistryClient"]
@@ -41,18 +41,12 @@ class KekKmsProps(_Document):
         return made
 
 
-def _kek_fields(obj: Any, out: Dict[str, Any]) -> Dict[str, Any]:
-    _put(out, "name", obj.name)
-    _put(out, "kmsType", obj.kms_type)
-    _put(out, "kmsKeyId", obj.kms_key_id)
-    _put(out, "kmsProps", obj.kms_props.to_dict() if obj.kms_props is not None else None)
-    _put(out, "doc", obj.doc)
-    _put(out, "shared", obj.shared)
-    return out
-
-
 def _props(value: Any) -> Optional[KekKmsProps]:
     return None if value is None else KekKmsProps.from_dict(value)
+
+
+_KEK_FIELDS = (Field("name", "name"), Field("kms_type", "kmsType"), Field("kms_key_id", "kmsKeyId"),
+               Field("kms_props", "kmsProps", _opt(_to_dict), _props), Field("doc", "doc"), Field("shared", "shared"))
 
 
 @_define
@@ -78,18 +72,7 @@ class Kek(_Document):
     ts: Optional[int] = _field(default=None)
     deleted: Optional[bool] = _field(default=None)
 
-    def to_dict(self) -> Dict[str, Any]:
-        out = _kek_fields(self, {})
-        _put(out, "ts", self.ts)
-        _put(out, "deleted", self.deleted)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(name=d.get("name"), kms_type=d.get("kmsType"), kms_key_id=d.get("kmsKeyId"),  # type: ignore[call-arg]
-                   kms_props=_props(d.get("kmsProps")), doc=d.get("doc"), shared=d.get("shared"), ts=d.get("ts"),
-                   deleted=d.get("deleted"))
+    _fields = _KEK_FIELDS + (Field("ts", "ts"), Field("deleted", "deleted"))
 
 
 @_define
@@ -111,14 +94,7 @@ class CreateKekRequest(_Document):
     doc: Optional[str]
     shared: Optional[bool]
 
-    def to_dict(self) -> Dict[str, Any]:
-        return _kek_fields(self, {})
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(name=d.get("name"), kms_type=d.get("kmsType"), kms_key_id=d.get("kmsKeyId"),  # type: ignore[call-arg]
-                   kms_props=_props(d.get("kmsProps")), doc=d.get("doc"), shared=d.get("shared"))
+    _fields = _KEK_FIELDS
 
 
 class DekAlgorithm(str, Enum):
@@ -200,24 +176,10 @@ class Dek(_Document):
             self.key_material = (None if key_material_bytes is None
                                  else base64.b64encode(key_material_bytes).decode("utf-8"))
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "kekName", self.kek_name)
-        _put(out, "subject", self.subject)
-        _put(out, "version", self.version)
-        _put(out, "algorithm", self.algorithm)
-        _put(out, "encryptedKeyMaterial", self.encrypted_key_material)
-        _put(out, "keyMaterial", self.key_material)
-        _put(out, "ts", self.ts)
-        _put(out, "deleted", self.deleted)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(kek_name=d.get("kekName"), subject=d.get("subject"), version=d.get("version"),  # type: ignore[call-arg]
-                   algorithm=_algorithm(d.get("algorithm")), encrypted_key_material=d.get("encryptedKeyMaterial"),
-                   key_material=d.get("keyMaterial"), ts=d.get("ts"), deleted=d.get("deleted"))
+    _fields = (Field("kek_name", "kekName"), Field("subject", "subject"), Field("version", "version"),
+               Field("algorithm", "algorithm", into=_algorithm),
+               Field("encrypted_key_material", "encryptedKeyMaterial"), Field("key_material", "keyMaterial"),
+               Field("ts", "ts"), Field("deleted", "deleted"))
 
 
 @_define
@@ -235,19 +197,9 @@ class CreateDekRequest(_Document):
     algorithm: Optional[DekAlgorithm]
     encrypted_key_material: Optional[str]
 
-    def to_dict(self) -> Dict[str, Any]:
-        out: Dict[str, Any] = {}
-        _put(out, "subject", self.subject)
-        _put(out, "version", self.version)
-        _put(out, "algorithm", self.algorithm.value if self.algorithm is not None else None)
-        _put(out, "encryptedKeyMaterial", self.encrypted_key_material)
-        return out
-
-    @classmethod
-    def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        d = src_dict
-        return cls(subject=d.get("subject"), version=d.get("version"),  # type: ignore[call-arg]
-                   algorithm=_algorithm(d.get("algorithm")), encrypted_key_material=d.get("encryptedKeyMaterial"))
+    _fields = (Field("subject", "subject"), Field("version", "version"),
+               Field("algorithm", "algorithm", _opt(_value), _algorithm),
+               Field("encrypted_key_material", "encryptedKeyMaterial"))
 
 
 @_define(frozen=True)
