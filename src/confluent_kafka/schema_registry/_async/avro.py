@@ -64,7 +64,8 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
                        from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
                        rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        await self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf), rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf),
+                          rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes (see the synchronous deserializer).

@@ -48,7 +48,8 @@ class AsyncJSONSerializer(JsonSerializerSteps, AsyncBaseSerializer):
                        to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                        conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                        rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
-        await self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode), rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode),
+                          rule_conf, rule_registry)
 
     async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
         """Validate and encode ``obj`` (see the synchronous serializer).
@@ -79,7 +80,8 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
                        schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
                        rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
                        json_decode: Optional[Callable[[Any], Any]] = None) -> None:
-        await self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode), rule_conf, rule_registry)
+        await self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode),
+                          rule_conf, rule_registry)
 
     async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes (see the synchronous deserializer).

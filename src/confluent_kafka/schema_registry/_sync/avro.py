@@ -94,7 +94,8 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
                  from_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  return_record_name: bool = False, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None) -> None:
-        self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf), rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf),
+                    rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode framed Avro bytes.

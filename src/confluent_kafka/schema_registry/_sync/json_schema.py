@@ -68,7 +68,8 @@ class JSONSerializer(JsonSerializerSteps, BaseSerializer):
                  to_dict: Optional[Callable[[Any, SerializationContext], Any]] = None,
                  conf: Optional[Dict[str, Any]] = None, rule_conf: Optional[Dict[str, Any]] = None,
                  rule_registry: Any = None, json_encode: Optional[Callable[[Any], Any]] = None) -> None:
-        self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode), rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode),
+                    rule_conf, rule_registry)
 
     def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:
         """Validate and encode ``obj`` (after ``to_dict``), registering or looking up its schema
@@ -112,7 +113,8 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
                  schema_registry_client: Any = None, conf: Optional[Dict[str, Any]] = None,
                  rule_conf: Optional[Dict[str, Any]] = None, rule_registry: Any = None,
                  json_decode: Optional[Callable[[Any], Any]] = None) -> None:
-        self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode), rule_conf, rule_registry)
+        self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode),
+                    rule_conf, rule_registry)
 
     def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
         """Decode and validate framed JSON bytes.

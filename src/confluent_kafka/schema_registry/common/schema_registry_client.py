@@ -506,7 +506,8 @@ class RegisteredSchema(_Document):
 
     @classmethod
     def from_dict(cls: Type[T], src_dict: Dict[str, Any]) -> T:
-        return cls(schema=Schema.from_dict(src_dict), **_arguments(RegisteredSchema._fields, src_dict))  # type: ignore[call-arg]
+        fields = _arguments(RegisteredSchema._fields, src_dict)
+        return cls(schema=Schema.from_dict(src_dict), **fields)  # type: ignore[call-arg]
 
 
 @define(frozen=True)
@@ -555,7 +556,8 @@ class AssociationInfo(_Document):
     frozen: bool = False
     schema: Optional[Schema] = None
 
-    _fields = (Field("subject", "subject"), Field("association_type", "associationType"), Field("lifecycle", "lifecycle"),
+    _fields = (Field("subject", "subject"), Field("association_type", "associationType"),
+               Field("lifecycle", "lifecycle"),
                Field("frozen", "frozen", always=True, missing=False),
                Field("schema", "schema", _opt(_to_dict), _schema_or_none))
 
@@ -579,7 +581,8 @@ class AssociationCreateOrUpdateInfo(_Document):
     schema: Optional[Schema] = None
     normalize: Optional[bool] = None
 
-    _fields = (Field("subject", "subject"), Field("association_type", "associationType"), Field("lifecycle", "lifecycle"),
+    _fields = (Field("subject", "subject"), Field("association_type", "associationType"),
+               Field("lifecycle", "lifecycle"),
                Field("frozen", "frozen"), Field("schema", "schema", _opt(_to_dict), _schema_or_none),
                Field("normalize", "normalize"))
 
