@@ -146,10 +146,6 @@ def test_waiting_stays_bounded_and_partitions_pause_while_processing_goes_on(bac
     assert 0 < middle["processed"] < last["processed"], "processing stopped while partitions were paused"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "parallel/ bounds librdkafka's prefetch in payload bytes only (queued.max.messages.kbytes=8192), "
-    "some 350,000 records of 24 bytes, while queued.min.messages stays 100,000 and fetch.max.bytes "
-    "50 MB (tansu answers one fetch with 170,000 of them): librdkafka's copies cost the RSS"))
 def test_rss_stays_far_below_what_holding_the_records_would_cost(backpressured) -> None:
     b = backpressured
     assert b.growth < b.limit, (f"RSS grew by {b.growth / 2**20:.1f} MiB while records waited: holding the "

@@ -191,9 +191,6 @@ def test_killed_four_times_loses_nothing_keeps_key_order_and_commits_the_ends(ki
     assert [len(run.runs) for run in ours.runs[:-1]] == list(KILLS), "a run finished other records than its kill point"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "parallel/ commits only every commit_interval (0.5 s), and its owner wakes every 0.1 s when "
-    "nothing new is fetched: a run killed within its first half second repeats all it did"))
 def test_a_restart_repeats_little_of_what_the_killed_runs_finished(killed) -> None:
     ours = killed("ours")
     assert ours.twice < ours.killed_runs_finished // 10, ours.summary()
@@ -206,9 +203,6 @@ def test_pyrallel_consumer_killed_at_the_same_points_loses_nothing(killed, recor
     assert_no_loss_and_key_order(theirs)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "parallel/ commits only every commit_interval (0.5 s) where pyrallel-consumer commits after each "
-    "batch of completions: what finished since the last commit runs again"))
 def test_a_third_as_many_records_processed_twice_as_pyrallel_consumer(killed, record_property) -> None:
     skip_without_pyrallel()
     ours, theirs = killed("ours"), killed("pyrallel")

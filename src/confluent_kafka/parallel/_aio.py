@@ -11,7 +11,7 @@ from typing import Any, Awaitable, Callable, List, Mapping, Optional, Set
 
 from ..aio import AIOConsumer, AIOProducer
 from ..cimpl import KafkaException, TopicPartition
-from ._base import COMMITTED_TIMEOUT, CONSUME_BATCH, POLL_TIMEOUT, ParallelBase, logger, topic_partitions
+from ._base import COMMITTED_TIMEOUT, CONSUME_BATCH, ParallelBase, logger, topic_partitions
 from ._dispatch import TP, Work
 from ._failures import DeadLetterError, dead_letter_headers
 from ._options import dead_letter_config
@@ -108,7 +108,7 @@ class AIOParallelConsumer(ParallelBase):
         assert ready is not None
         self._start_clock()
         while not self._stopping.is_set():
-            if self._accept(await consumer.consume(CONSUME_BATCH, POLL_TIMEOUT)):
+            if self._accept(await consumer.consume(CONSUME_BATCH, self._poll_timeout())):
                 ready.set()
             pause, resume = dispatcher.backpressure()
             if pause:

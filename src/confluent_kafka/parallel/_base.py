@@ -14,8 +14,8 @@ from ._options import Options, consumer_config
 
 logger = logging.getLogger("confluent_kafka.parallel")
 
-# How long one consume() waits when nothing arrives: how quickly stop(), resumes and commits are
-# noticed by an idle owner.
+# How long one consume() waits when nothing arrives: how quickly stop() and resumes are noticed by
+# an idle owner. While records are in process it waits no longer than the next commit is due.
 POLL_TIMEOUT = 0.1
 # Records taken from the consumer at once.
 CONSUME_BATCH = 500
@@ -35,7 +35,7 @@ class ParallelBase:
         if unknown:
             raise TypeError(f"unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(sorted(unknown))}")
         self._options = Options(**options)
-        self._conf = consumer_config(conf, self._on_commit)
+        self._conf = consumer_config(conf, self._on_commit, self._options.max_waiting)
         self._dispatcher = Dispatcher(self._options.ordering, self._options.max_waiting,
                                       self._options.max_waiting_bytes, self._options.metadata_limit)
         self._topics: Optional[List[str]] = None
@@ -112,6 +112,12 @@ class ParallelBase:
             self._sent.clear()
             return
         self._committed(partitions)
+
+    def _poll_timeout(self) -> float:
+        """consume()'s wait: short enough that progress is committed when it is due."""
+        if not self._dispatcher.in_flight and not self._commit_pending:
+            return POLL_TIMEOUT
+        return max(0.001, min(POLL_TIMEOUT, self._next_commit - time.monotonic()))
 
     def _commit_due(self, now: float) -> bool:
         if now < self._next_commit or self._commit_pending:

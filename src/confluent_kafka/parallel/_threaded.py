@@ -9,7 +9,7 @@ import time
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from ..cimpl import Consumer, KafkaException, Producer, TopicPartition
-from ._base import COMMITTED_TIMEOUT, CONSUME_BATCH, POLL_TIMEOUT, ParallelBase, logger, topic_partitions
+from ._base import COMMITTED_TIMEOUT, CONSUME_BATCH, ParallelBase, logger, topic_partitions
 from ._dispatch import Work
 from ._failures import DeadLetterError, dead_letter_headers
 from ._options import dead_letter_config
@@ -97,7 +97,7 @@ class ParallelConsumer(ParallelBase):
         consumer, dispatcher = self._consumer, self._dispatcher
         self._start_clock()
         while not self._stopping.is_set():
-            self._accept(consumer.consume(CONSUME_BATCH, POLL_TIMEOUT))
+            self._accept(consumer.consume(CONSUME_BATCH, self._poll_timeout()))
             pause, resume = dispatcher.backpressure()
             if pause:
                 consumer.pause(topic_partitions(pause))
