@@ -65,10 +65,11 @@ def test_async_handlers_on_a_real_broker(consumer_conf, topic) -> None:
 @pytest.mark.parametrize("strategy", ["range", "cooperative-sticky"])
 def test_members_joining_and_leaving_on_a_real_broker(consumer_conf, topic, strategy) -> None:
     bs = consumer_conf["bootstrap.servers"]
-    ends = produce_keyed(bs, topic, 3000, keys=100)
-    # tansu takes about ten seconds for a cooperative hand-over (two rebalances), and a member
-    # leaving while one is in progress leaves the group with no assignment at all (seen with plain
-    # Consumers too): each change waits for the group to settle, with handlers slow enough that
-    # work remains for the members that joined.
-    members_come_and_go(bs, topic, consumer_conf["group.id"], strategy, 3000, ends, step=60.0,
-                        settle=True, seconds=0.02)
+    ends = produce_keyed(bs, topic, 6000, keys=100)
+    # tansu takes seconds to rebalance (about ten for a cooperative hand-over, in two rebalances),
+    # and a member leaving while a rebalance is in progress leaves the group with no assignment at
+    # all (seen with plain Consumers too): each change waits for the group to settle, with handlers
+    # slow enough (80 records a second per member) that work remains for the last member to join.
+    # The mock cluster's test makes the changes without waiting.
+    members_come_and_go(bs, topic, consumer_conf["group.id"], strategy, 6000, ends, step=60.0,
+                        settle=True, seconds=0.05)
