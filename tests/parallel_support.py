@@ -193,7 +193,7 @@ def members_come_and_go(bootstrap: str, topic: str, group: str, strategy: str, c
         join()
         progress()
         first.stop()  # leaves mid-run: its partitions move to the others
-        assert first.error is None
+        assert first.error is None, repr(first.error)
         progress()
         members[1].stop()
         progress()
@@ -201,10 +201,10 @@ def members_come_and_go(bootstrap: str, topic: str, group: str, strategy: str, c
     finally:
         for member in members:
             member.stop()
-    assert all(m.error is None for m in members)
+    assert [m.error for m in members] == [None] * len(members)
     assert rec.missing(ends) == []
     assert rec.overlaps == [], f"two records of one key at once: {rec.overlaps[:5]}"
     assert rec.out_of_order() == []
     assert [(p.partition, p.offset) for p in committed(bootstrap, group, topic)] == sorted(ends.items())
-    assert all(m.pc.stats()["processed"] > 0 for m in members)
+    assert all(m.pc.stats()["processed"] > 0 for m in members), [m.pc.stats()["processed"] for m in members]
     return rec
