@@ -94,10 +94,15 @@ def _py_returns_none(cls: type, name: str, sig: inspect.Signature) -> bool:
 
 
 def _public_methods(cls: type) -> List[Tuple[str, Callable[..., Any], inspect.Signature]]:
+    """The class's public methods, with those it takes from a private base (``_ClientCalls``)."""
     out = []
-    for name, attr in vars(cls).items():
-        if name.startswith("_"):
+    seen = set()
+    members = [(name, attr) for klass in cls.__mro__ if klass is cls or klass.__name__.startswith("_")
+               for name, attr in vars(klass).items()]
+    for name, attr in members:
+        if name.startswith("_") or name in seen:
             continue
+        seen.add(name)
         func = attr.__func__ if isinstance(attr, (staticmethod, classmethod)) else attr
         if isinstance(func, property) or not callable(func):
             continue
