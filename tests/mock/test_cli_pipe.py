@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import time
+from typing import Any
 
 import pytest
 
@@ -145,25 +147,54 @@ def test_consume_fails_when_the_producer_vanishes() -> None:
             producer.stdin.close()
 
 
+HANG = 300.0  # seconds: a hang guard only (an ASan build on a loaded machine starts slowly)
+
+# Starts bash with SIGINT at its default, as a terminal starts a shell. A test run started in the
+# background by a non-interactive shell (say `make sanitize &`) hands its children SIGINT
+# ignored; bash cannot undo that for the commands it starts, and Python leaves it ignored, so
+# neither end of the pipeline would see the Ctrl-C.
+WITH_DEFAULT_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                       "os.execvp('bash', ['bash', '-c', sys.argv[1]])")
+
+
+def _readline(stream: Any, timeout: float) -> bytes:
+    """One line from ``stream`` (a pipe), or b"" when none came within ``timeout`` s."""
+    ready, _, _ = select.select([stream], [], [], timeout)
+    return stream.readline() if ready else b""
+
+
 def test_interrupting_the_pipeline_stops_both_with_130() -> None:
-    """Ctrl-C reaches every command of the pipeline (one process group); both exit 130."""
+    """Ctrl-C reaches every command of the pipeline (one process group); both exit 130.
+
+    The signal goes out once both ends are mid-stream: the consumer has printed the message the
+    producer produced, and the producer is reading its input, which stays open until both have
+    exited. So nothing but the signal can end them (closing the input would let a pipeline that
+    missed the signal finish normally and exit 0 0)."""
     env = cli_env(PY=PY)
     script = ('"$PY" -m confluent_kafka produce -q -t int | "$PY" -m confluent_kafka consume -q -t int; '
               'echo "status ${PIPESTATUS[*]}" >&2')
-    proc = subprocess.Popen(["bash", "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    proc = subprocess.Popen([PY, "-c", WITH_DEFAULT_SIGINT, script], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
     try:
-        assert proc.stdin is not None and proc.stdout is not None
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdin.write(b"x\n")
         proc.stdin.flush()
-        assert proc.stdout.readline() == b"x\n"
+        first = _readline(proc.stdout, HANG)
+        assert first == b"x\n", (first, proc.poll())
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
-        assert "status 130 130" in err.decode(), err.decode()
+        try:
+            proc.wait(timeout=HANG)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the pipeline was still running {HANG:g} s after SIGINT")
+        err = proc.stderr.read().decode()
+        assert "status 130 130" in err, err
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
+        for f in (proc.stdin, proc.stdout, proc.stderr):
+            if f is not None:
+                f.close()
 
 
 def test_produce_without_a_reader_explains_where_the_messages_went(tmp_path) -> None:  # type: ignore[no-untyped-def]

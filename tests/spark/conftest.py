@@ -15,6 +15,11 @@ test here whose reads resolve ``earliest`` writes each partition's first rows fr
 before writing concurrently; and reads that only check what a write left (``read_topic``,
 ``from_zero``) start at offset 0, which is where every fresh topic starts. Live reads never run
 beside two writers of one partition.
+
+One writer is enough, not merely luckier: a producer sends all its batches for a partition over
+its one connection to the partition's leader, and tansu serves a connection's requests one after
+the other (read a request, answer it, read the next), each produce stored before it is answered,
+so one producer's batches are stored in the order of their offsets.
 """
 
 from __future__ import annotations
