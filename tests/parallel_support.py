@@ -136,11 +136,13 @@ class Running:
         except BaseException as exc:  # noqa: B902 - kept for the test to assert on
             self.error = exc
 
-    def stop(self, timeout: float = 60.0) -> None:
+    # run() may wait revoke_timeout (30 s) twice on its way out, for records in process and then in
+    # the revoke that closing the consumer runs, before the consumer leaves its group.
+    def stop(self, timeout: float = 150.0) -> None:
         self.pc.stop()
         self.join(timeout)
 
-    def join(self, timeout: float = 60.0) -> None:
+    def join(self, timeout: float = 150.0) -> None:
         self.thread.join(timeout)
         assert not self.thread.is_alive(), "run() did not return"
 
