@@ -161,8 +161,9 @@ $(PYRALLEL_STAMP): Makefile
 	    && touch $@ || echo "pyrallel-venv: pyrallel-consumer not installed (it needs Python >= 3.12;" \
 	    "PYRALLEL_BASE_PYTHON='$(PYRALLEL_BASE_PYTHON)'); bench/parallel.py will skip its rows" >&2
 
-# The parallel consumer (bench/parallel.py, about 3 minutes); FT_PYTHON adds free-threaded CPU rows.
-FT_PYTHON ?=
+# The parallel consumer (bench/parallel.py, about 4 minutes); FT_PYTHON adds free-threaded CPU rows
+# (by default the 3.13t interpreter `MATRIX_VERSIONS=3.13t scripts/matrix.sh` leaves, if there is one).
+FT_PYTHON ?= $(wildcard build/matrix/py3.13t/venv/bin/python)
 PARALLEL_BENCH_ARGS ?=
 PARALLEL_BENCH = $(PY) bench/parallel.py --pyrallel-python $(PYRALLEL_VENV)/bin/python $(if $(FT_PYTHON),--ft-python $(FT_PYTHON))
 bench-parallel: build $(PYRALLEL_STAMP)

@@ -26,8 +26,8 @@ call to the end of the N-th (joining the group and the first fetch are the start
   than their ideal are timed over a window of WINDOW_FACTOR x the ideal run time instead of all
   N records.
 
-  CPU-bound, ROUNDS chained sha256 digests of 32 bytes per record (calibrated here to about
-  1.5 ms; hashlib holds the GIL for inputs this small), ordering unordered:
+  CPU-bound, ROUNDS rounds of FNV-1a over 32 bytes per record in pure Python (calibrated here
+  to about 1.5 ms), ordering unordered:
     hash loop alone                     1 and 2 threads, no Kafka: the interpreter's ceiling
     ours ParallelConsumer               max_concurrency 1 and 2
   on this interpreter and, with --ft-python PATH, on a free-threaded one (this package's
@@ -40,7 +40,7 @@ so it lives in .pyrallel-venv (`make bench-parallel` creates it); its rows are s
 why, when that interpreter cannot import it.
 
     .venv/bin/python bench/parallel.py [--quick] [--repeat R] [--pyrallel-python PATH]
-        [--ft-python PATH] [--json FILE]
+        [--ft-python PATH] [--only io|cpu] [--json FILE]
     (`make bench-parallel`; `make bench` runs it after bench/run.py)
 """
 from __future__ import annotations
@@ -81,6 +81,8 @@ IO_WORKLOAD = (f"I/O-bound: {SLEEP_MS:.0f} ms handler, {KEYS} keys, {PARTITIONS}
 OURS_THREADS, OURS_AIO, OURS_POLL = "ours ParallelConsumer", "ours AIOParallelConsumer", "ours Consumer poll loop"
 PYRALLEL_ASYNC, PYRALLEL_PROCESS = "pyrallel-consumer, async engine", "pyrallel-consumer, process engine"
 ALONE = "hash loop alone (no Kafka)"
+ALONE_PROCESSES = "hash loop alone, processes (no Kafka)"
+THIS, FREE, FREE_GIL = "this Python", "free-threaded", "free-threaded, GIL forced on"  # interpreter labels
 SLEEP_ALONE, ASYNC_SLEEP_ALONE = "time.sleep alone (no Kafka)", "asyncio.sleep alone (no Kafka)"
 ALONE_OF = {OURS_THREADS: SLEEP_ALONE, OURS_AIO: ASYNC_SLEEP_ALONE}  # each one's ceiling
 Result = Dict[str, Any]  # one worker's JSON
@@ -95,6 +97,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     ap.add_argument("--pyrallel-python", default=str(common.ROOT / ".pyrallel-venv" / "bin" / "python"),
                     help="an interpreter with pyrallel-consumer 1.0.0 and upstream confluent-kafka")
     ap.add_argument("--ft-python", help="a free-threaded interpreter (3.13t or later) for the CPU-bound rows")
+    ap.add_argument("--only", choices=("io", "cpu"), help="only the I/O-bound or only the CPU-bound rows")
     ap.add_argument("--timeout", type=float, default=60.0, help="bound on each run, seconds")
     ap.add_argument("--json", help="also write the raw results to this file")
     args = ap.parse_args(argv)
@@ -107,16 +110,16 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
 
 
 def calibrate_rounds() -> int:
-    """sha256 rounds for about CPU_RECORD_MS on this interpreter (the median of a few tries of
+    """FNV-1a rounds for about CPU_RECORD_MS on this interpreter (the median of a few tries of
     0.1 s each, after a warm-up: the machine's other work makes single tries vary)."""
     from parallel_worker import burn
 
-    burn(100_000)
+    burn(20_000)
     tries = []
     for _ in range(5):
         t0 = time.perf_counter()
-        burn(100_000)
-        tries.append((time.perf_counter() - t0) / 100_000)
+        burn(20_000)
+        tries.append((time.perf_counter() - t0) / 20_000)
     return max(1, round(CPU_RECORD_MS / 1000 / sorted(tries)[2]))
 
 
@@ -141,8 +144,8 @@ def fill(bootstrap: str, topic: str, n: int) -> None:
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, bootstrap: str, topic: str):
-        self.args, self.bootstrap, self.topic = args, bootstrap, topic
+    def __init__(self, args: argparse.Namespace, bootstrap: str, topics: Dict[str, str]):
+        self.args, self.bootstrap, self.topics = args, bootstrap, topics  # section -> its topic
         # (section, client, interpreter label, concurrency) -> results
         self.runs: Dict[Tuple[str, str, str, int], List[Result]] = {}
         self.notes: List[str] = []
@@ -173,12 +176,15 @@ class Bench:
         return None
 
     def run(self, section: str, client: str, python: str, label: str, rep: int, n: int,
-            argv: List[str], window: float) -> None:
+            argv: List[str], window: float, gil: Optional[str] = None) -> None:
         cmd = [python, str(common.BENCH / "parallel_worker.py"), "--bootstrap", self.bootstrap,
-               "--topic", self.topic, "-n", str(n), "--window", f"{window:.2f}",
+               "--topic", self.topics[section], "-n", str(n), "--window", f"{window:.2f}",
                "--timeout", str(self.args.timeout)] + argv
         try:
-            r = common.run_json(cmd, self.args.timeout + common.SLACK, self.env(python))
+            env = self.env(python)
+            if gil is not None:
+                env["PYTHON_GIL"] = gil  # a free-threaded build with its GIL forced on (1) or off (0)
+            r = common.run_json(cmd, self.args.timeout + common.SLACK, env)
         except SystemExit as e:
             first = str(e).splitlines()
             self.note(f"{client} ({' '.join(argv)}) failed: {first[0][:300] if first else ''}"
@@ -198,7 +204,7 @@ class Bench:
                  for k, v in self.runs.items()], indent=2))
         cut = "" if r["complete"] else f" (in the window: {r['messages']:,} of {n:,})"
         kind = "I/O" if section == IO_WORKLOAD else "CPU"
-        print(f"  run {rep + 1}  {kind}  {client:<34} {label:<13} x{concurrency:<3} "
+        print(f"  run {rep + 1}  {kind}  {client:<37} {label:<28} x{concurrency:<3} "
               f"{r['msgs_per_s']:>9,.0f} msgs/s{cut}", flush=True)
 
     def pick(self, section: str, client: str, label: str, concurrency: int) -> Optional[Result]:
@@ -240,32 +246,33 @@ def io_rows(bench: Bench) -> None:
 
 def cpu_rows(bench: Bench, rounds: int) -> None:
     a = bench.args
-    pythons = [a.ours_python]
+    # (interpreter, its label, PYTHON_GIL)
+    pythons: List[Tuple[str, str, Optional[str]]] = [(a.ours_python, THIS, None)]
     if a.ft_python:
         why_not = bench.usable(a.ft_python, "import sys, confluent_kafka\n"
                                "assert not sys._is_gil_enabled(), 'its GIL is enabled'")
         if why_not:
             bench.note(f"free-threaded rows skipped ({a.ft_python}): {why_not}")
         else:
-            pythons.append(a.ft_python)
+            pythons += [(a.ft_python, FREE, "0"), (a.ft_python, FREE_GIL, "1")]
     else:
         bench.note("free-threaded rows skipped: no --ft-python given (a 3.13t or later interpreter "
                    "with this package's extension built for it)")
     section = cpu_workload(rounds)
+    argv = ["--ordering", "unordered", "--work", "cpu", "--rounds", str(rounds)]
+    rows = [(client, c, engine) for c in (1, 2) for client, engine in ((ALONE, "alone"), (OURS_THREADS, "threads"))]
+    rows.append((ALONE_PROCESSES, 2, "alone-processes"))
     # At least CPU_REPEAT runs, interleaved: other work on a small machine moves single CPU-bound
     # runs by up to 2x here; the fastest is shown.
     for rep in range(a.cpu_repeat):
-        for python in pythons:
-            for c in (1, 2):
-                argv = ["--concurrency", str(c), "--ordering", "unordered", "--work", "cpu", "--rounds", str(rounds)]
-                bench.run(section, ALONE, python, label(python, bench), rep, a.cpu_n,
-                          argv + ["--engine", "alone"], a.timeout)
-                bench.run(section, OURS_THREADS, python, label(python, bench), rep, a.cpu_n,
-                          argv + ["--engine", "threads"], a.timeout)
+        for python, lab, gil in pythons:
+            for client, c, engine in rows:
+                bench.run(section, client, python, lab, rep, a.cpu_n,
+                          argv + ["--concurrency", str(c), "--engine", engine], a.timeout, gil)
 
 
 def cpu_workload(rounds: int) -> str:
-    return f"CPU-bound: {rounds:,} x sha256 per record, ordering unordered"
+    return f"CPU-bound: {rounds:,} FNV-1a rounds of 32 bytes per record, ordering unordered"
 
 
 def ideal(concurrency: int) -> float:
@@ -273,10 +280,8 @@ def ideal(concurrency: int) -> float:
 
 
 def label(python: str, bench: Bench) -> str:
-    """Which interpreter a row ran on."""
-    if python == bench.args.ft_python:
-        return "free-threaded"
-    return "pyrallel venv" if python == bench.args.pyrallel_python else "this Python"
+    """Which interpreter an I/O-bound row ran on."""
+    return "pyrallel venv" if python == bench.args.pyrallel_python else THIS
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -341,14 +346,14 @@ def summary(bench: Bench, rounds: int) -> List[str]:
     out = []
     for client in (OURS_THREADS, OURS_AIO):
         for c in CONCURRENCY:
-            r = bench.pick(IO_WORKLOAD, client, "this Python", c)
+            r = bench.pick(IO_WORKLOAD, client, THIS, c)
             if r is None:
                 continue
             share = r["msgs_per_s"] / ideal(c)
             line = f"{client} at {c}: {share:.2f} of ideal"
             if c == max(CONCURRENCY):
                 line += " (goal 0.90: " + ("met)" if share >= 0.9 else "MISSED)")
-            alone = bench.pick(IO_WORKLOAD, ALONE_OF[client], "this Python", c)
+            alone = bench.pick(IO_WORKLOAD, ALONE_OF[client], THIS, c)
             if alone:
                 line += f", {r['msgs_per_s'] / alone['msgs_per_s']:.2f} of {ALONE_OF[client].split(' (')[0]}"
             best = best_pyrallel(bench, c)
@@ -356,7 +361,7 @@ def summary(bench: Bench, rounds: int) -> List[str]:
                 ratio = r["msgs_per_s"] / best["msgs_per_s"]
                 line += (f"; {ratio:.2f}x pyrallel-consumer's best engine ({best['engine']}, "
                          f"{best['msgs_per_s']:,.0f} msgs/s; goal 2x: " + ("met)" if ratio >= 2 else "MISSED)"))
-            poll = bench.pick(IO_WORKLOAD, OURS_POLL, "this Python", 1)
+            poll = bench.pick(IO_WORKLOAD, OURS_POLL, THIS, 1)
             if poll:
                 line += f"; {r['msgs_per_s'] / poll['msgs_per_s']:.0f}x the plain poll loop"
             stats = r.get("stats") or {}
@@ -365,12 +370,13 @@ def summary(bench: Bench, rounds: int) -> List[str]:
             out.append(line)
     # The consumer's own work per record, an upper bound: all CPU of the 64-wide I/O row (owner,
     # dispatcher, the workers' bookkeeping and their sleep calls) over its records.
-    io64 = bench.pick(IO_WORKLOAD, OURS_THREADS, "this Python", max(CONCURRENCY))
+    io64 = bench.pick(IO_WORKLOAD, OURS_THREADS, THIS, max(CONCURRENCY))
     machinery = io64["cpu_seconds"] / io64["messages"] if io64 and io64.get("cpu_seconds") else None
     section = cpu_workload(rounds)
-    for lab in ("this Python", "free-threaded"):
+    for lab in (THIS, FREE, FREE_GIL):
         alone1, alone2 = (bench.pick(section, ALONE, lab, c) for c in (1, 2))
         ours1, ours2 = (bench.pick(section, OURS_THREADS, lab, c) for c in (1, 2))
+        procs2 = bench.pick(section, ALONE_PROCESSES, lab, 2)
         if not (alone1 and ours1):
             continue
         python = f"Python {alone1['python']} (GIL {alone1['gil']})"
@@ -380,6 +386,9 @@ def summary(bench: Bench, rounds: int) -> List[str]:
         if alone2 and ours2:
             line += (f"; 2 threads run {alone2['msgs_per_s'] / alone1['msgs_per_s']:.2f}x one alone and "
                      f"{ours2['msgs_per_s'] / rate1:.2f}x one through ParallelConsumer")
+        if procs2:
+            line += (f"; 2 processes (the machine's ceiling for work that shares nothing) run "
+                     f"{procs2['msgs_per_s'] / alone1['msgs_per_s']:.2f}x one thread alone")
         out.append(line)
         ceiling = f", capped by the consumer's serial work per record (at most {machinery * 1e6:.0f} µs " \
                   f"here: {1 / machinery:,.0f} msgs/s)" if machinery else ""
@@ -404,14 +413,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     rounds = calibrate_rounds()
     n_fill = round(ideal(max(CONCURRENCY)) * args.io_seconds * 1.25)  # no row reads the topic's tail
     with TansuBroker() as broker:
-        topic = common.fresh_topic("bench-parallel")
-        fill(broker.bootstrap_servers, topic, n_fill)
-        print(f"filled {topic} ({PARTITIONS} partitions, {KEYS} keys) with {n_fill:,} records; "
-              f"CPU-bound handler: {rounds:,} sha256 rounds (about {CPU_RECORD_MS} ms when calibrated; the "
-              f"table has what the runs took)", flush=True)
-        bench = Bench(args, broker.bootstrap_servers, topic)
-        io_rows(bench)
-        cpu_rows(bench, rounds)
+        # The CPU-bound rows read a topic of just their records, so that the broker serves no
+        # prefetch while they are timed (on 2 cores it would take CPU from the second thread).
+        topics = {IO_WORKLOAD: common.fresh_topic("bench-parallel"),
+                  cpu_workload(rounds): common.fresh_topic("bench-parallel-cpu")}
+        for topic, n in zip(topics.values(), (n_fill, args.cpu_n)):
+            fill(broker.bootstrap_servers, topic, n)
+        print(f"filled {topics[IO_WORKLOAD]} with {n_fill:,} records and {topics[cpu_workload(rounds)]} with "
+              f"{args.cpu_n:,} ({PARTITIONS} partitions, {KEYS} keys); CPU-bound handler: {rounds:,} FNV-1a "
+              f"rounds (about {CPU_RECORD_MS} ms when calibrated; the table has what the runs took)", flush=True)
+        bench = Bench(args, broker.bootstrap_servers, topics)
+        if args.only != "cpu":
+            io_rows(bench)
+        if args.only != "io":
+            cpu_rows(bench, rounds)
     print_table(bench, rounds)
     print(f"parallel bench took {time.monotonic() - started:.0f} s")
     return 0

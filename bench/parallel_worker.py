@@ -8,8 +8,8 @@ Every engine reads an already filled topic from its beginning with a fresh group
 same handler on each record until N records were handled (or --timeout passed):
 
   --work io    time.sleep(0.01), or asyncio.sleep(0.01) for the asyncio engines
-  --work cpu   ROUNDS chained hashlib.sha256 digests of 32 bytes (small enough that hashlib
-               keeps the GIL): pure-Python CPU work of about 1-2 ms
+  --work cpu   ROUNDS rounds of FNV-1a over 32 bytes, in pure Python: CPU work of about
+               1-2 ms that holds the GIL where there is one
 
 The clock runs from the start of the first handler call to the end of the N-th handler call to
 finish, so joining the group and the first fetch are not measured (that time is startup_seconds,
@@ -20,6 +20,8 @@ counted from the consumer's creation). Engines:
   poll               a plain Consumer: poll() and the handler, one record at a time
   alone              no Kafka: C threads run the handler N times between them (the interpreter's
                      own ceiling)
+  alone-processes    no Kafka: C processes run it N times between them (the machine's: work that
+                     shares nothing, as threads could without a GIL)
   alone-aio          no Kafka: C asyncio tasks await asyncio.sleep(0.01) N times between them
                      (the event loop's own ceiling: its timers fire up to a millisecond late)
   pyrallel-async     pyrallel_consumer with ExecutionMode.ASYNC, max_in_flight=C
@@ -35,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import json
 import multiprocessing
 import os
@@ -54,13 +55,18 @@ GROUP_TIMEOUTS = {"session.timeout.ms": 6000, "heartbeat.interval.ms": 1000}
 PYRALLEL_ORDERING = {"key": "key_hash", "partition": "partition", "unordered": "unordered"}
 
 
-def burn(rounds: int) -> bytes:
-    """The CPU-bound handler's work: chained sha256 digests of 32 bytes (hashlib releases the GIL
-    only for inputs of 2 KB and more, so this holds it, as pure-Python work does)."""
-    h = b"\0" * 32
-    sha256 = hashlib.sha256
+def burn(rounds: int) -> int:
+    """The CPU-bound handler's work: ROUNDS rounds of 64-bit FNV-1a over 32 bytes, in pure Python.
+
+    Pure-Python arithmetic on local variables: with the GIL one thread runs it at a time, without
+    it threads share nothing. (Chained hashlib.sha256 calls, the first choice, do not scale on
+    3.13t: threads calling one shared builtin contend on its reference count, 1.24x on 2 threads
+    where 2 processes reach 2.0x.)"""
+    data = bytes(range(32))
+    h = 0xCBF29CE484222325
     for _ in range(rounds):
-        h = sha256(h).digest()
+        for b in data:
+            h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return h
 
 
@@ -155,6 +161,9 @@ class SharedTally(Tally):
                 self.close()
                 return
             await asyncio.sleep(0.005)
+
+
+SHARED: Optional[SharedTally] = None  # the tally of the process engines, inherited by their workers
 
 
 def tree_cpu() -> float:
@@ -269,6 +278,31 @@ def run_alone(args: argparse.Namespace, tally: Tally) -> Dict[str, Any]:
     return {}
 
 
+def run_alone_processes(args: argparse.Namespace, tally: Tally) -> Dict[str, Any]:
+    fork = multiprocessing.get_context("fork")  # the children inherit SHARED
+    procs = [fork.Process(target=burn_share, args=(args.rounds, k)) for k in shares(args.n, args.concurrency)]
+    for p in procs:
+        p.start()
+    try:
+        asyncio.run(tally.wait_closed(args.timeout))  # type: ignore[attr-defined]
+    finally:
+        for p in procs:
+            p.join(args.timeout)
+            if p.is_alive():
+                p.kill()
+                p.join()
+    return {"cpu_seconds": 0.0}  # the children's CPU is not read reliably as they exit
+
+
+def burn_share(rounds: int, k: int) -> None:
+    """One process of alone-processes: k records' work, counted in the shared tally."""
+    assert SHARED is not None
+    for _ in range(k):
+        SHARED.start()
+        burn(rounds)
+        SHARED.end()
+
+
 def run_alone_aio(args: argparse.Namespace, tally: Tally) -> Dict[str, Any]:
     """C asyncio tasks share N awaits of asyncio.sleep(0.01): the event loop's own ceiling."""
     async def task(k: int) -> None:
@@ -294,9 +328,6 @@ def summary(stats: Dict[str, Any]) -> Dict[str, Any]:
 
 
 # -- pyrallel-consumer ------------------------------------------------------------------------
-
-SHARED: Optional[SharedTally] = None  # the process engine's tally, inherited by its workers
-
 
 def pyrallel_process_handler(_item: Any) -> None:
     """pyrallel's process-engine worker: module level, so it pickles by reference."""
@@ -343,7 +374,7 @@ def run_pyrallel(args: argparse.Namespace, tally: Any) -> Dict[str, Any]:
 
 
 ENGINES = {"threads": run_threads, "aio": run_aio, "poll": run_poll, "alone": run_alone, "alone-aio": run_alone_aio,
-           "pyrallel-async": run_pyrallel, "pyrallel-process": run_pyrallel}
+           "alone-processes": run_alone_processes, "pyrallel-async": run_pyrallel, "pyrallel-process": run_pyrallel}
 
 
 def main() -> int:
@@ -356,7 +387,7 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--ordering", choices=tuple(PYRALLEL_ORDERING), default="key")
     ap.add_argument("--work", choices=("io", "cpu"), default="io")
-    ap.add_argument("--rounds", type=int, default=0, help="sha256 rounds per record of --work cpu")
+    ap.add_argument("--rounds", type=int, default=0, help="FNV-1a rounds (of 32 bytes) per record of --work cpu")
     ap.add_argument("--batch", type=int, default=1, help="pyrallel-process: records per micro-batch")
     ap.add_argument("--window", type=float, default=10.0,
                     help="seconds after the first handler call after which the run ends even short of N")
@@ -368,7 +399,7 @@ def main() -> int:
         ap.error("--work cpu needs --rounds, and runs on this project's engines only")
 
     created = time.monotonic()
-    if args.engine == "pyrallel-process":
+    if args.engine in ("pyrallel-process", "alone-processes"):
         SHARED = SharedTally(args.n, args.window)
         tally: Tally = SHARED
     else:
