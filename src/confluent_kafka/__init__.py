@@ -11,17 +11,8 @@ and the serializing clients :class:`SerializingProducer` and :class:`Deserializi
 
 from ._model import AcknowledgeType, Messages, ThrottleEvent
 from . import _share  # installs the share consumer names into cimpl, as upstream has them there
-from .admin import (
-    ConsumerGroupState,
-    ConsumerGroupTopicPartitions,
-    ConsumerGroupType,
-    ElectionType,
-    IsolationLevel,
-    Node,
-    TopicCollection,
-    TopicPartitionInfo,
-    Uuid,
-)
+from .admin import Uuid
+from .admin._model_types import *  # noqa: F401,F403 - the admin model types upstream has here
 from ._version import __version__
 from .cimpl import (
     OFFSET_BEGINNING,

@@ -63,16 +63,7 @@ class ThrottleEvent:
 
 # The admin model types upstream defines in this module (confluent_kafka._model): they live with
 # the admin types and name this module as theirs, so pickles and reprs match upstream's.
-from .admin._model_types import (  # noqa: E402,F401
-    ConsumerGroupState,
-    ConsumerGroupTopicPartitions,
-    ConsumerGroupType,
-    ElectionType,
-    IsolationLevel,
-    Node,
-    TopicCollection,
-    TopicPartitionInfo,
-)
+from .admin._model_types import *  # noqa: E402,F401,F403 - the names in its __all__
 class AcknowledgeType(IntEnum):
     """How a share consumer tells the broker to treat a record it was given (KIP-932).
 

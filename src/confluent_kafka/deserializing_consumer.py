@@ -68,19 +68,15 @@ class DeserializingConsumer(Consumer, Generic[K, V]):
     :raises ValueError: if a deserializer and its builder are both configured.
     """
 
+    _key_deserializer: Any
+    _value_deserializer: Any
+    _owned_serdes: List[Any]
+
     def __init__(self, conf: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
-        specs, rest = _serdes.take_specs(conf, kwargs, "key.deserializer", "value.deserializer")
-        serdes, self._owned_serdes, client_conf = _serdes.build(specs, rest)
-        self._key_deserializer, self._value_deserializer = serdes
         # Messages of a batch left over when consume() stopped at a failing one.
         self._pending: Deque[_Pending] = deque()
-        try:
-            super().__init__(client_conf)
-            _serdes.offer("set_cluster_id_resolver", _serdes.ClusterIdResolver(self.cluster_id), serdes)
-        except BaseException:
-            owned, self._owned_serdes = self._owned_serdes, []
-            _serdes.close_quietly(owned)
-            raise
+        _serdes.start(self, ("key.deserializer", "value.deserializer"), ("_key_deserializer", "_value_deserializer"),
+                      conf, kwargs, super().__init__)
 
     def _deserialize(self, msg: Message) -> Message:
         """``msg`` deserialized in place; raises ConsumeError and kin."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, Mapping, Optional
+from typing import Any, Generic, List, Mapping, Optional
 
 from ._types import DeliveryCallback, HeadersType, K, V
 from .cimpl import Producer
@@ -39,18 +39,14 @@ class SerializingProducer(Producer, Generic[K, V]):
     :raises ValueError: if a serializer and its builder are both configured.
     """
 
+    _key_serializer: Any
+    _value_serializer: Any
+    _owned_serdes: List[Any]
+
     def __init__(self, conf: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
-        specs, rest = _serdes.take_specs(conf, kwargs, "key.serializer", "value.serializer")
-        serdes, self._owned_serdes, client_conf = _serdes.build(specs, rest)
-        self._key_serializer, self._value_serializer = serdes
         self._closed = False
-        try:
-            super().__init__(client_conf)
-            _serdes.offer("set_cluster_id_resolver", _serdes.ClusterIdResolver(self.cluster_id), serdes)
-        except BaseException:
-            owned, self._owned_serdes = self._owned_serdes, []
-            _serdes.close_quietly(owned)
-            raise
+        _serdes.start(self, ("key.serializer", "value.serializer"), ("_key_serializer", "_value_serializer"),
+                      conf, kwargs, super().__init__)
 
     def produce(  # type: ignore[override]  # key before value, as upstream's SerializingProducer
         self,

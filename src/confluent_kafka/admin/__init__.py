@@ -63,16 +63,7 @@ from ._metadata import (
     PartitionMetadata,
     TopicMetadata,
 )
-from ._model_types import (
-    ConsumerGroupState,
-    ConsumerGroupTopicPartitions,
-    ConsumerGroupType,
-    ElectionType,
-    IsolationLevel,
-    Node,
-    TopicCollection,
-    TopicPartitionInfo,
-)
+from ._model_types import *  # noqa: F401,F403 - the model types (its __all__)
 from ._model_types import ConsumerGroupState as _ConsumerGroupState
 from ._model_types import ConsumerGroupTopicPartitions as _ConsumerGroupTopicPartitions
 from ._model_types import ConsumerGroupType as _ConsumerGroupType

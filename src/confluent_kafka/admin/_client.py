@@ -41,16 +41,7 @@ from ._group import (
 )
 from ._listoffsets import ListOffsetsResultInfo, OffsetSpec
 from ._metadata import BrokerMetadata, ClusterMetadata, GroupMember, GroupMetadata
-from ._model_types import (
-    ConsumerGroupState,
-    ConsumerGroupTopicPartitions,
-    ConsumerGroupType,
-    ElectionType,
-    IsolationLevel,
-    Node,
-    TopicCollection,
-    TopicPartitionInfo,
-)
+from ._model_types import *  # noqa: F401,F403 - the model types (its __all__)
 from ._records import DeletedRecords
 from ._resource import ResourcePatternType, ResourceType
 from ._scram import (

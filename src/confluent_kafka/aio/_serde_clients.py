@@ -40,22 +40,11 @@ async def _construct(cls: type, args: Tuple[Any, ...], kwargs: Dict[str, Any]) -
 
 async def _start(client: Any, base_init: Callable[..., None], own_args: Tuple[str, ...], keys: Tuple[str, str],
                  attrs: Tuple[str, str], conf: Optional[Mapping[str, Any]], kwargs: Dict[str, Any]) -> None:
-    """What both constructors do: build the serdes the configuration names under ``keys`` (kept
-    as ``attrs`` of ``client``; those built here also in ``_owned_serdes``), start the base client
-    (``base_init``) on the rest of the configuration and the ``own_args`` of ``kwargs``, and offer
-    the serdes the cluster id. If that fails, the serdes built here are closed."""
+    """What both constructors do (:func:`_serdes.start_async`), the base client also given the
+    ``own_args`` of ``kwargs``."""
     own = _split(kwargs, own_args)
-    specs, rest = _serdes.take_specs(conf, kwargs, *keys)
-    serdes, client._owned_serdes, client_conf = await _serdes.build_async(specs, rest)
-    for attr, serde in zip(attrs, serdes):
-        setattr(client, attr, serde)
-    try:
-        base_init(client, client_conf, **own)
-        _serdes.offer("set_async_cluster_id_resolver", _serdes.AsyncClusterIdResolver(client.cluster_id), serdes)
-    except BaseException:
-        owned, client._owned_serdes = client._owned_serdes, []
-        await _serdes.close_async_quietly(owned)
-        raise
+    await _serdes.start_async(client, keys, attrs, conf, kwargs,
+                              lambda client_conf: base_init(client, client_conf, **own))
 
 
 class AsyncSerializingProducer(AIOProducer, Generic[K, V]):

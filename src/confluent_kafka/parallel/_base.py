@@ -162,7 +162,24 @@ class ParallelBase:
         self._dispatcher.count("skipped")
         self._dispatcher.finish(work)
 
-    def _dead_lettered(self, work: Work) -> None:
+    def _failed_for_good(self, work: Work, error: BaseException) -> bool:
+        """Apply ``on_failure`` to a record whose attempts are used up: skip it or stop. True when it
+        goes to the dead-letter topic instead: the caller writes it, then calls _dead_lettered()."""
+        policy = self._options.on_failure
+        if policy == "dead_letter":
+            return True
+        if policy == "skip":
+            self._skip(work, error)
+        else:
+            self._stop_on(work, error)
+        return False
+
+    def _dead_lettered(self, work: Work, write_error: Optional[BaseException]) -> None:
+        """The dead-letter write of ``work`` is acknowledged (its offset may be committed), or it
+        failed with ``write_error`` (stop, as for a record that failed)."""
+        if write_error is not None:
+            self._stop_on(work, write_error)
+            return
         self._dispatcher.count("dead_lettered")
         self._dispatcher.finish(work)
 

@@ -213,18 +213,13 @@ class ParallelConsumer(ParallelBase):
             return
 
     def _give_up(self, work: Work, error: BaseException) -> None:
-        policy = self._options.on_failure
-        if policy == "skip":
-            self._skip(work, error)
-        elif policy == "dead_letter":
+        if self._failed_for_good(work, error):
             try:
                 self._dead_letter(work, error)
             except Exception as exc:
-                self._stop_on(work, exc)
-                return
-            self._dead_lettered(work)
-        else:
-            self._stop_on(work, error)
+                self._dead_lettered(work, exc)
+            else:
+                self._dead_lettered(work, None)
 
     def _dead_letter(self, work: Work, error: BaseException) -> None:
         """Write the record to the dead-letter topic and wait for the broker's acknowledgement."""

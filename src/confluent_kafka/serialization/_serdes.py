@@ -10,11 +10,14 @@ client owns (and closes) what it built, never what it was given.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import threading
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, Generator, List, NamedTuple, Optional, Tuple
+
+from .._effects import drive, drive_async
 
 
 if TYPE_CHECKING:
@@ -77,11 +80,20 @@ def _common(conf: Dict[str, Any], leftovers: List[Dict[str, Any]]) -> Dict[str, 
     return {k: v for k, v in last.items() if all(k in other for other in leftovers[:-1])}
 
 
-def build(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any], Dict[str, Any]]:
-    """Run the builders: (the serdes in slot order, the ones built here, the client configuration).
+# The builders and closers are steps (generators) yielding the calls they make; build()/close_all()
+# answer each by calling it, the asyncio forms also await what it returns.
+Steps = Generator[Callable[[], Any], Any, Any]
 
-    If a builder fails, the serdes built before it are closed and its exception propagates.
-    """
+
+def _call(thunk: Callable[[], Any]) -> Any:
+    return thunk()
+
+
+async def _call_async(thunk: Callable[[], Any]) -> Any:
+    return await maybe_await(thunk())
+
+
+def _build_steps(specs: List[Spec], conf: Dict[str, Any], closers: Tuple[str, ...]) -> Steps:
     serdes: List[Any] = []
     owned: List[Any] = []
     leftovers: List[Dict[str, Any]] = []
@@ -90,14 +102,59 @@ def build(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any]
             if spec.builder is None:
                 serdes.append(spec.serde)
                 continue
-            serde, leftover = _checked(spec.prop, spec.builder.build(dict(conf), spec.is_key))
+            serde, leftover = _checked(spec.prop, (yield functools.partial(spec.builder.build, dict(conf),
+                                                                           spec.is_key)))
             serdes.append(serde)
             owned.append(serde)
             leftovers.append(leftover)
     except BaseException:
-        close_quietly(owned)
+        yield from _close_quietly_steps(owned, closers)
         raise
     return serdes, owned, _common(conf, leftovers)
+
+
+def _close_steps(serdes: List[Any], closers: Tuple[str, ...]) -> Steps:
+    first: Optional[BaseException] = None
+    for serde in serdes:
+        close = next((m for m in (getattr(serde, name, None) for name in closers) if callable(m)), None)
+        if close is None:
+            continue
+        try:
+            yield close
+        except BaseException as e:
+            if first is None:
+                first = e
+            else:
+                _log.warning("closing serde %r failed", serde, exc_info=True)
+    if first is not None:
+        raise first
+
+
+def _close_quietly_steps(serdes: List[Any], closers: Tuple[str, ...]) -> Steps:
+    try:
+        yield from _close_steps(serdes, closers)
+    except Exception:
+        _log.warning("closing serdes after a failed construction failed", exc_info=True)
+
+
+_SYNC_CLOSERS = ("close",)
+_ASYNC_CLOSERS = ("aclose", "close")  # an asyncio serde's aclose() when it has one
+
+
+def build(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any], Dict[str, Any]]:
+    """Run the builders: (the serdes in slot order, the ones built here, the client configuration).
+
+    If a builder fails, the serdes built before it are closed and its exception propagates.
+    """
+    built: Tuple[List[Any], List[Any], Dict[str, Any]] = drive(_build_steps(specs, conf, _SYNC_CLOSERS), _call)
+    return built
+
+
+async def build_async(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any], Dict[str, Any]]:
+    """:func:`build` for the asyncio clients: a builder's ``build()`` may be a coroutine."""
+    built: Tuple[List[Any], List[Any], Dict[str, Any]] = await drive_async(
+        _build_steps(specs, conf, _ASYNC_CLOSERS), _call_async)
+    return built
 
 
 async def maybe_await(result: Any) -> Any:
@@ -107,80 +164,70 @@ async def maybe_await(result: Any) -> Any:
     return result
 
 
-async def build_async(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any], Dict[str, Any]]:
-    """:func:`build` for the asyncio clients: a builder's ``build()`` may be a coroutine."""
-    serdes: List[Any] = []
-    owned: List[Any] = []
-    leftovers: List[Dict[str, Any]] = []
-    try:
-        for spec in specs:
-            if spec.builder is None:
-                serdes.append(spec.serde)
-                continue
-            result = await maybe_await(spec.builder.build(dict(conf), spec.is_key))
-            serde, leftover = _checked(spec.prop, result)
-            serdes.append(serde)
-            owned.append(serde)
-            leftovers.append(leftover)
-    except BaseException:
-        await close_async_quietly(owned)
-        raise
-    return serdes, owned, _common(conf, leftovers)
-
-
 def close_all(serdes: List[Any]) -> None:
     """Close every serde that has ``close()``; all are tried, then the first error is raised
     (later ones are logged)."""
-    first: Optional[BaseException] = None
-    for serde in serdes:
-        close = getattr(serde, "close", None)
-        if not callable(close):
-            continue
-        try:
-            close()
-        except BaseException as e:
-            if first is None:
-                first = e
-            else:
-                _log.warning("closing serde %r failed", serde, exc_info=True)
-    if first is not None:
-        raise first
+    drive(_close_steps(serdes, _SYNC_CLOSERS), _call)
 
 
 def close_quietly(serdes: List[Any]) -> None:
     """:func:`close_all` on a path that is already failing: errors are logged, not raised."""
-    try:
-        close_all(serdes)
-    except Exception:
-        _log.warning("closing serdes after a failed construction failed", exc_info=True)
+    drive(_close_quietly_steps(serdes, _SYNC_CLOSERS), _call)
 
 
 async def close_all_async(serdes: List[Any]) -> None:
     """:func:`close_all` for the asyncio clients: ``aclose()`` when a serde has one, else
     ``close()`` (awaited if it returns an awaitable)."""
-    first: Optional[BaseException] = None
-    for serde in serdes:
-        close = getattr(serde, "aclose", None)
-        if not callable(close):
-            close = getattr(serde, "close", None)
-        if not callable(close):
-            continue
-        try:
-            await maybe_await(close())
-        except BaseException as e:
-            if first is None:
-                first = e
-            else:
-                _log.warning("closing serde %r failed", serde, exc_info=True)
-    if first is not None:
-        raise first
+    await drive_async(_close_steps(serdes, _ASYNC_CLOSERS), _call_async)
 
 
 async def close_async_quietly(serdes: List[Any]) -> None:
+    """:func:`close_quietly` for the asyncio clients."""
+    await drive_async(_close_quietly_steps(serdes, _ASYNC_CLOSERS), _call_async)
+
+
+def _start_steps(client: Any, keys: Tuple[str, str], attrs: Tuple[str, str], conf: Optional[Mapping[str, Any]],
+                 kwargs: Mapping[str, Any], base_init: Callable[[Dict[str, Any]], None],
+                 offer_resolver: Callable[[List[Any]], None], closers: Tuple[str, ...]) -> Steps:
+    specs, rest = take_specs(conf, kwargs, *keys)
+    serdes, client._owned_serdes, client_conf = yield from _build_steps(specs, rest, closers)
+    for attr, serde in zip(attrs, serdes):
+        setattr(client, attr, serde)
     try:
-        await close_all_async(serdes)
-    except Exception:
-        _log.warning("closing serdes after a failed construction failed", exc_info=True)
+        base_init(client_conf)
+        offer_resolver(serdes)
+    except BaseException:
+        owned, client._owned_serdes = client._owned_serdes, []
+        yield from _close_quietly_steps(owned, closers)
+        raise
+
+
+def start(client: Any, keys: Tuple[str, str], attrs: Tuple[str, str], conf: Optional[Mapping[str, Any]],
+          kwargs: Mapping[str, Any], base_init: Callable[[Dict[str, Any]], None]) -> None:
+    """What a serializing client's constructor does: build the serdes the configuration names
+    under ``keys`` (kept as ``attrs`` of ``client``; those built here also in its
+    ``_owned_serdes``), start the base client (``base_init``) on the rest of the configuration,
+    and offer the serdes the cluster id. If that fails, the serdes built here are closed.
+
+    :raises TypeError: if ``conf`` is not a mapping.
+    :raises ValueError: if a serde and its builder are both configured.
+    """
+    def offer_resolver(serdes: List[Any]) -> None:
+        offer("set_cluster_id_resolver", ClusterIdResolver(client.cluster_id), serdes)
+
+    drive(_start_steps(client, keys, attrs, conf, kwargs, base_init, offer_resolver, _SYNC_CLOSERS), _call)
+
+
+async def start_async(client: Any, keys: Tuple[str, str], attrs: Tuple[str, str],
+                      conf: Optional[Mapping[str, Any]], kwargs: Mapping[str, Any],
+                      base_init: Callable[[Dict[str, Any]], None]) -> None:
+    """:func:`start` for the asyncio clients: builders may return coroutines, serdes are closed
+    with ``aclose()`` when they have it, and they are offered an async cluster-id resolver."""
+    def offer_resolver(serdes: List[Any]) -> None:
+        offer("set_async_cluster_id_resolver", AsyncClusterIdResolver(client.cluster_id), serdes)
+
+    await drive_async(_start_steps(client, keys, attrs, conf, kwargs, base_init, offer_resolver, _ASYNC_CLOSERS),
+                      _call_async)
 
 
 def offer(setter: str, resolver: Callable[[], Any], serdes: List[Any]) -> None:

@@ -5,31 +5,19 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..common._mock_registry import MockRegistry
-from ..common._rest import HttpCall, RestSettings
-from .._sync.mock_schema_registry_client import _MockRestClient
+from ..common._mock_registry import InProcessClient
+from ..common._rest import HttpCall
 from ..common.schema_registry_client import ServerConfig
 from .schema_registry_client import AsyncSchemaRegistryClient
 
 __all__ = ["AsyncMockSchemaRegistryClient"]
 
 
-class AsyncMockSchemaRegistryClient(AsyncSchemaRegistryClient):
+class AsyncMockSchemaRegistryClient(InProcessClient, AsyncSchemaRegistryClient):
     """The asyncio form of :class:`MockSchemaRegistryClient`.
 
     :param conf: the configuration (``url`` is usually ``mock://NAME``).
     """
-
-    def __init__(self, conf: dict) -> None:  # type: ignore[type-arg]
-        self._registry = MockRegistry()
-        super().__init__(conf)
-
-    @staticmethod
-    def _caching() -> bool:
-        return False
-
-    def _make_rest_client(self, settings: RestSettings) -> Any:
-        return _MockRestClient(settings)
 
     async def _send(self, call: HttpCall) -> Any:
         return self._registry.handle(call)

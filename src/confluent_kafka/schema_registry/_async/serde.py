@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Dict, Generic, Optional, Tuple, TypeVar, cast
 
 from ...serialization import Deserializer, SerializationContext, Serializer
@@ -13,7 +12,7 @@ from ..common.serde import (
     AssociatedNameStrategy,
     SerdeBase,
     SerdeOp,
-    check_client_or_conf,
+    build_serde_op,
     run_async,
 )
 
@@ -22,8 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AsyncAssociatedNameStrategy", "AsyncBaseSerde", "AsyncBaseSerializer", "AsyncBaseDeserializer",
            "async_build_serde", "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
-
-log = logging.getLogger("confluent_kafka.schema_registry.serde")
 
 
 class AsyncAssociatedNameStrategy(AssociatedNameStrategy):
@@ -76,35 +73,9 @@ async def async_build_serde(schema_registry_client: Any, schema_registry_conf: O
     """
     from .schema_registry_client import AsyncSchemaRegistryClient
 
-    check_client_or_conf(schema_registry_client, schema_registry_conf)
-    client = schema_registry_client
-    owned = client is None and schema_registry_conf is not None
-    if owned:
-        assert schema_registry_conf is not None
-        client = AsyncSchemaRegistryClient.new_client(schema_registry_conf)
-    try:
-        serde = await construct(client)
-    except BaseException:
-        if owned:
-            try:
-                await client.aclose()
-            except Exception:
-                log.warning("Failed to close the Schema Registry client of a serde that failed to build",
-                            exc_info=True)
-        raise
-    if owned:
-        serde.own_schema_registry_client()
-    if init is not None:
-        try:
-            await init(serde)
-        except BaseException:
-            try:
-                await serde.aclose()
-            except Exception:
-                log.warning("Failed to close a serde whose init callback failed", exc_info=True)
-            raise
+    serde: _S = await run_async(build_serde_op(schema_registry_client, schema_registry_conf,
+                                               AsyncSchemaRegistryClient.new_client, construct, init, "aclose"), None)
     return serde
-
 
 async def build_async(builder: "SerdeBuilderBase", conf: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
     """:func:`~confluent_kafka.schema_registry._sync.serde.build_sync` for the async builders (the

@@ -8,7 +8,7 @@ import time
 from typing import Any, Dict, List, Literal, Optional, Union
 
 from ..common._client_ops import ClientOps, Op
-from ..common._effects import drive
+from ..._effects import drive
 from ..common._httpx_compat import httpx
 from ..common._rest import BearerFields, HttpCall, RestSettings, Sleep, TokenCall, TokenSleep, urlencode
 from ..common.schema_registry_client import (

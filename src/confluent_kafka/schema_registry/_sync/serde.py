@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, Tuple, TypeVar, cast
 
 from ...serialization import Deserializer, Serializer
@@ -13,6 +12,7 @@ from ..common.serde import (  # noqa: F401 - AssociatedNameStrategy, check_clien
     AssociatedNameStrategy,
     SerdeBase,
     SerdeOp,
+    build_serde_op,
     check_client_or_conf,
     run_sync,
 )
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["AssociatedNameStrategy", "BaseSerde", "BaseSerializer", "BaseDeserializer", "build_serde",
            "KAFKA_CLUSTER_ID", "FALLBACK_TYPE"]
-
-log = logging.getLogger("confluent_kafka.schema_registry.serde")
 
 _S = TypeVar("_S", bound="BaseSerde")
 
@@ -44,35 +42,9 @@ def build_serde(schema_registry_client: Any, schema_registry_conf: Optional[Dict
     """
     from .schema_registry_client import SchemaRegistryClient
 
-    check_client_or_conf(schema_registry_client, schema_registry_conf)
-    client = schema_registry_client
-    owned = client is None and schema_registry_conf is not None
-    if owned:
-        assert schema_registry_conf is not None
-        client = SchemaRegistryClient.new_client(schema_registry_conf)
-    try:
-        serde = construct(client)
-    except BaseException:
-        if owned:
-            try:
-                client.close()
-            except Exception:
-                log.warning("Failed to close the Schema Registry client of a serde that failed to build",
-                            exc_info=True)
-        raise
-    if owned:
-        serde.own_schema_registry_client()
-    if init is not None:
-        try:
-            init(serde)
-        except BaseException:
-            try:
-                serde.close()
-            except Exception:
-                log.warning("Failed to close a serde whose init callback failed", exc_info=True)
-            raise
+    serde: _S = run_sync(build_serde_op(schema_registry_client, schema_registry_conf, SchemaRegistryClient.new_client,
+                                        construct, init, "close"), None)
     return serde
-
 
 def build_sync(builder: "SerdeBuilderBase", conf: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
     """Build ``builder``'s serde (see ``common/_builders.py``).

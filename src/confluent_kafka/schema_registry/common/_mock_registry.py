@@ -21,7 +21,7 @@ import uuid
 from typing import Any, Callable, Dict, List, Mapping, Optional
 from urllib.parse import unquote, urlsplit
 
-from ._rest import HttpCall
+from ._rest import HttpCall, RestSettings
 from .schema_registry_client import (
     Association,
     AssociationCreateOrUpdateRequest,
@@ -330,3 +330,38 @@ class MockRegistry:
                                    associations=created).to_dict()
 
 
+# -- what the sync and async mock clients share ----------------------------------------------------
+
+
+class _NoSession:
+    def close(self) -> None:
+        pass
+
+    async def aclose(self) -> None:
+        pass
+
+
+class _MockRestClient:
+    def __init__(self, settings: RestSettings) -> None:
+        self.settings = settings
+        self.base_urls = settings.base_urls
+        self.session = _NoSession()
+        settings.fetch_tokens = False  # the in-process registry needs no token
+
+
+class InProcessClient:
+    """Mixed into the ``mock://`` clients, before their client class: a registry of each client's
+    own, no cache (every call reads the registry), no HTTP session."""
+
+    _registry: MockRegistry
+
+    def __init__(self, conf: Dict[str, Any]) -> None:
+        self._registry = MockRegistry()
+        super().__init__(conf)  # type: ignore[call-arg]  # the client class after this one
+
+    @staticmethod
+    def _caching() -> bool:
+        return False
+
+    def _make_rest_client(self, settings: RestSettings) -> Any:
+        return _MockRestClient(settings)

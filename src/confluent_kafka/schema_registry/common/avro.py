@@ -18,7 +18,6 @@ from fastavro.schema import expand_schema, load_schema
 from fastavro.validation import validate as avro_validate
 
 from ...serialization import SerializationContext, SerializationError
-from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
 from ..confluent.type.variant_utils import Variant
 from .schema_registry_client import Schema
 from .schema_registry_client import RuleMode
@@ -44,6 +43,8 @@ from .serde import (
     registry_call,
     wrap_error,
     writer_schema_op,
+    deserializer_defaults,
+    serializer_defaults,
 )
 
 # The Avro ``variant`` logical type: a record of ``metadata`` and ``value`` bytes holding a
@@ -199,22 +200,8 @@ def _schema_name(schema: Schema, parsed: Any) -> Optional[str]:
 class AvroSerializerSteps(AvroSteps):
     """The steps of an Avro serializer."""
 
-    _default_conf: Dict[str, Any] = {
-        "auto.register.schemas": True,
-        "normalize.schemas": False,
-        "use.schema.id": None,
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.serializer": prefix_schema_id_serializer,
-        "validate.strict": False,
-        "validate.strict.allow.default": False,
-        "validation.rules.execution": ValidationRulesExecution.DISABLED,
-        "validation.rules.fail.fast": False,
-        "validation.rules.executor": None,
-    }
+    _default_conf: Dict[str, Any] = serializer_defaults({"validate.strict": False,
+                                                         "validate.strict.allow.default": False})
 
     _to_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _schema_id: Optional[SchemaId]
@@ -309,14 +296,7 @@ class AvroSerializerSteps(AvroSteps):
 class AvroDeserializerSteps(AvroSteps):
     """The steps of an Avro deserializer."""
 
-    _default_conf: Dict[str, Any] = {
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.deserializer": dual_schema_id_deserializer,
-    }
+    _default_conf: Dict[str, Any] = deserializer_defaults({})
 
     _reader_schema: Any
     _from_dict: Optional[Callable[[Any, SerializationContext], Any]]

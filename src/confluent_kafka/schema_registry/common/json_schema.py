@@ -28,7 +28,6 @@ from jsonschema.validators import validator_for  # type: ignore[import-untyped,u
 from referencing import Registry, Resource
 
 from ...serialization import SerializationContext, SerializationError
-from .. import dual_schema_id_deserializer, prefix_schema_id_serializer
 from .schema_registry_client import RuleMode, Schema
 from ._rule_framework import _keeps_field_result
 from .serde import (
@@ -52,6 +51,8 @@ from .serde import (
     registry_call,
     wrap_error,
     writer_schema_op,
+    deserializer_defaults,
+    serializer_defaults,
 )
 
 __all__ = ["JsonMessage", "JsonSchema", "DEFAULT_SPEC", "_retrieve_via_httpx", "transform", "validate_message",
@@ -314,21 +315,7 @@ def _as_schema(schema_str: Union[str, Schema, None]) -> Optional[Schema]:
 class JsonSerializerSteps(JsonSteps):
     """The steps of a JSON serializer."""
 
-    _default_conf: Dict[str, Any] = {
-        "auto.register.schemas": True,
-        "normalize.schemas": False,
-        "use.schema.id": None,
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.serializer": prefix_schema_id_serializer,
-        "validate": True,
-        "validation.rules.execution": ValidationRulesExecution.DISABLED,
-        "validation.rules.fail.fast": False,
-        "validation.rules.executor": None,
-    }
+    _default_conf: Dict[str, Any] = serializer_defaults({"validate": True})
 
     _to_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _json_encode: Callable[[Any], Any]
@@ -416,15 +403,7 @@ class JsonSerializerSteps(JsonSteps):
 class JsonDeserializerSteps(JsonSteps):
     """The steps of a JSON deserializer."""
 
-    _default_conf: Dict[str, Any] = {
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.deserializer": dual_schema_id_deserializer,
-        "validate": True,
-    }
+    _default_conf: Dict[str, Any] = deserializer_defaults({"validate": True})
 
     _from_dict: Optional[Callable[[Any, SerializationContext], Any]]
     _json_decode: Callable[[Any], Any]

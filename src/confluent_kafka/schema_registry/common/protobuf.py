@@ -42,7 +42,7 @@ from google.protobuf import json_format  # type: ignore[import-untyped,unused-ig
 from google.protobuf.message import DecodeError, Message  # type: ignore[import-untyped,unused-ignore]
 
 from ...serialization import SerializationContext, SerializationError
-from .. import dual_schema_id_deserializer, prefix_schema_id_serializer, reference_subject_name_strategy
+from .. import reference_subject_name_strategy
 from ..confluent import meta_pb2
 from ..confluent.type import decimal_pb2, variant_pb2
 from ..confluent.type.decimal_utils import unscaled_to_bytes
@@ -69,6 +69,8 @@ from .serde import (
     registry_call,
     wrap_error,
     writer_schema_op,
+    deserializer_defaults,
+    serializer_defaults,
 )
 
 __all__ = ["_bytes", "_create_index_array", "_schema_to_str", "_proto_to_str", "_str_to_proto", "_init_pool",
@@ -537,23 +539,9 @@ def _message_class(msg_type: Any, role: str) -> Any:
 class ProtobufSerializerSteps(ProtobufSteps):
     """The steps of a Protobuf serializer."""
 
-    _default_conf: Dict[str, Any] = {
-        "auto.register.schemas": True,
-        "normalize.schemas": False,
-        "use.schema.id": None,
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "skip.known.types": True,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "reference.subject.name.strategy": reference_subject_name_strategy,
-        "schema.id.serializer": prefix_schema_id_serializer,
-        "use.deprecated.format": False,
-        "validation.rules.execution": ValidationRulesExecution.DISABLED,
-        "validation.rules.fail.fast": False,
-        "validation.rules.executor": None,
-    }
+    _default_conf: Dict[str, Any] = serializer_defaults({
+        "skip.known.types": True, "reference.subject.name.strategy": reference_subject_name_strategy,
+        "use.deprecated.format": False})
 
     _msg_class: Any
     _index_array: List[int]
@@ -660,15 +648,7 @@ class ProtobufSerializerSteps(ProtobufSteps):
 class ProtobufDeserializerSteps(ProtobufSteps):
     """The steps of a Protobuf deserializer."""
 
-    _default_conf: Dict[str, Any] = {
-        "use.latest.version": False,
-        "use.latest.with.metadata": None,
-        "subject.name.strategy.type": None,
-        "subject.name.strategy.conf": None,
-        "subject.name.strategy": None,
-        "schema.id.deserializer": dual_schema_id_deserializer,
-        "use.deprecated.format": False,
-    }
+    _default_conf: Dict[str, Any] = deserializer_defaults({"use.deprecated.format": False})
 
     _msg_class: Any
     _registry: Any

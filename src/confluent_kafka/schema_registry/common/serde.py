@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import io
+import logging
 import struct
 import threading
 import uuid
@@ -20,7 +21,7 @@ from typing import Any, Callable, Dict, Generator, List, NamedTuple, Optional, T
 
 from ...serialization import MessageField, SerializationContext, SerializationError
 from ..error import SchemaRegistryError
-from ._effects import drive, drive_async
+from ..._effects import drive, drive_async
 from ._rule_framework import (
     DLQ_HEADER_PREFIX,
     DLQ_RULE_EXCEPTION_HEADER,
@@ -61,6 +62,8 @@ from ._validation import (
     validation_settings,
 )
 from .schema_registry_client import RegisteredSchema, RuleMode, RulePhase, Schema
+
+log = logging.getLogger("confluent_kafka.schema_registry.serde")
 
 __all__ = [
     "STRATEGY_TYPE_MAP",
@@ -717,6 +720,31 @@ class AssociatedNameStrategy:
             self._cache.clear()
 
 
+def serializer_defaults(own: Dict[str, Any]) -> Dict[str, Any]:
+    """A format's serializer settings with their defaults: those every serializer takes, the
+    format's ``own``, then the validation-rule settings."""
+    from .. import prefix_schema_id_serializer
+
+    return {"auto.register.schemas": True, "normalize.schemas": False, "use.schema.id": None,
+            **_READER_DEFAULTS, "schema.id.serializer": prefix_schema_id_serializer, **own,
+            "validation.rules.execution": ValidationRulesExecution.DISABLED, "validation.rules.fail.fast": False,
+            "validation.rules.executor": None}
+
+
+def deserializer_defaults(own: Dict[str, Any]) -> Dict[str, Any]:
+    """A format's deserializer settings with their defaults: those every deserializer takes, then
+    the format's ``own``."""
+    from .. import dual_schema_id_deserializer
+
+    return {**_READER_DEFAULTS, "schema.id.deserializer": dual_schema_id_deserializer, **own}
+
+
+# How a serde picks the schema it reads or writes with, in both directions.
+_READER_DEFAULTS: Dict[str, Any] = {"use.latest.version": False, "use.latest.with.metadata": None,
+                                    "subject.name.strategy.type": None, "subject.name.strategy.conf": None,
+                                    "subject.name.strategy": None}
+
+
 def check_client_or_conf(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]]) -> None:
     """A serde builder takes a Schema Registry client or the configuration to make one, not both.
 
@@ -724,6 +752,48 @@ def check_client_or_conf(schema_registry_client: Any, schema_registry_conf: Opti
     """
     if schema_registry_client is not None and schema_registry_conf is not None:
         raise ValueError("Cannot specify both a Schema Registry client and a configuration; use one or the other")
+
+
+def build_serde_op(schema_registry_client: Any, schema_registry_conf: Optional[Dict[str, Any]],
+                   new_client: Callable[[Dict[str, Any]], Any], construct: Callable[[Any], Any],
+                   init: Optional[Callable[[Any], Any]], close: str) -> SerdeOp:
+    """The steps of ``build_serde`` for either shell: ``construct(client)`` with the client given,
+    or one made by ``new_client(schema_registry_conf)`` (then owned by the serde), or None; then
+    ``init(serde)``. A client made here is closed if ``construct`` fails, the serde if ``init``
+    fails (each by its method ``close``: ``close`` or ``aclose``). The calls are :class:`Invoke`
+    effects, so the async shell awaits what they return.
+
+    :returns: the serde.
+    :raises ValueError: when both a client and a configuration are given.
+    """
+    check_client_or_conf(schema_registry_client, schema_registry_conf)
+    client = schema_registry_client
+    owned = client is None and schema_registry_conf is not None
+    if owned:
+        assert schema_registry_conf is not None
+        client = new_client(schema_registry_conf)
+    try:
+        serde = yield Invoke(construct, (client,))
+    except BaseException:
+        if owned:
+            yield from _close_quietly(client, close, "the Schema Registry client of a serde that failed to build")
+        raise
+    if owned:
+        serde.own_schema_registry_client()
+    if init is not None:
+        try:
+            yield Invoke(init, (serde,))
+        except BaseException:
+            yield from _close_quietly(serde, close, "a serde whose init callback failed")
+            raise
+    return serde
+
+
+def _close_quietly(obj: Any, close: str, what: str) -> SerdeOp:
+    try:
+        yield Invoke(getattr(obj, close))
+    except Exception:
+        log.warning("Failed to close %s", what, exc_info=True)
 
 
 # -- the steps shared by every format -------------------------------------------------------------

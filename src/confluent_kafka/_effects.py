@@ -1,6 +1,6 @@
-"""Running the effect generators the shared (sans-I/O) code is written as: the client operations
-(``_client_ops``) and the serde steps (``serde``) yield what they need done, and the sync or
-async shell that runs them answers each effect."""
+"""Running effect generators: code written once, free of I/O, yields what it needs done, and a
+sync or an async shell answers each effect. The Schema Registry's client operations and serde
+steps are written so, and the serializing clients' serde building and closing."""
 
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ class _Run:
 
 
 def drive(op: Generator[Any, Any, Any], perform: Callable[[Any], Any]) -> Any:
-    """Run ``op`` to its end, ``perform(effect)`` answering each effect it yields. An Exception
-    that ``perform`` raises is thrown into ``op``, which decides what it means.
+    """Run ``op`` to its end, ``perform(effect)`` answering each effect it yields. What ``perform``
+    raises is thrown into ``op``, which decides what it means: a KeyboardInterrupt or a
+    cancellation too, so that the op's cleanup runs then, not when the generator is collected.
 
     :param op: the generator.
     :param perform: answers one effect.
@@ -38,7 +39,7 @@ def drive(op: Generator[Any, Any, Any], perform: Callable[[Any], Any]) -> Any:
     while not run.done:
         try:
             value, error = perform(run.effect), None
-        except Exception as exc:  # noqa: BLE001 - handed to the generator, which decides
+        except BaseException as exc:  # noqa: BLE001 - handed to the generator, which decides
             value, error = None, exc
         run.step(value, error)  # (outside the handler: what the generator raises is not chained to it)
     return run.result
@@ -50,7 +51,7 @@ async def drive_async(op: Generator[Any, Any, Any], perform: Callable[[Any], Awa
     while not run.done:
         try:
             value, error = await perform(run.effect), None
-        except Exception as exc:  # noqa: BLE001 - handed to the generator, which decides
+        except BaseException as exc:  # noqa: BLE001 - handed to the generator, which decides
             value, error = None, exc
         run.step(value, error)  # (outside the handler: what the generator raises is not chained to it)
     return run.result
