@@ -20,7 +20,7 @@ import io
 import logging
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type, TypeVar
 
 from tink import KmsClient, TinkError, aead, daead, kms_client_from_uri, register_kms_client  # type: ignore[import-untyped,unused-ignore]
 from tink.core import Registry  # type: ignore[import-untyped,unused-ignore]
@@ -76,7 +76,33 @@ class Clock:
         return int(round(time.time() * 1000))
 
 
-class EncryptionExecutor(RuleExecutor):
+_E = TypeVar("_E", bound="_Registered")
+
+
+class _Registered(RuleExecutor):
+    """``register`` and ``register_with_clock`` of the two encryption executors."""
+
+    if TYPE_CHECKING:
+        def __init__(self, clock: Clock = ...) -> None: ...
+
+    @classmethod
+    def register(cls) -> None:
+        """Register an executor of this class in the global rule registry."""
+        RuleRegistry.register_rule_executor(cls())
+
+    @classmethod
+    def register_with_clock(cls: Type[_E], clock: Clock) -> _E:
+        """Register one with a given clock.
+
+        :param clock: the time source.
+        :returns: the executor.
+        """
+        executor = cls(clock)
+        RuleRegistry.register_rule_executor(executor)
+        return executor
+
+
+class EncryptionExecutor(_Registered):
     """The ``ENCRYPT_PAYLOAD`` executor (an encoding rule on the encoded record), and the engine
     of :class:`FieldEncryptionExecutor`.
 
@@ -162,22 +188,6 @@ class EncryptionExecutor(RuleExecutor):
         if days < 0:
             raise RuleError("negative expiry days")
         return days
-
-    @classmethod
-    def register(cls) -> None:
-        """Register an ``ENCRYPT_PAYLOAD`` executor in the global rule registry."""
-        RuleRegistry.register_rule_executor(cls())
-
-    @classmethod
-    def register_with_clock(cls, clock: Clock) -> "EncryptionExecutor":
-        """Register one with a given clock.
-
-        :param clock: the time source.
-        :returns: the executor.
-        """
-        executor = cls(clock)
-        RuleRegistry.register_rule_executor(executor)
-        return executor
 
 
 class Cryptor:
@@ -510,7 +520,7 @@ class AeadWrapper(aead.Aead):  # type: ignore[misc]
         return client
 
 
-class FieldEncryptionExecutor(FieldRuleExecutor):
+class FieldEncryptionExecutor(_Registered, FieldRuleExecutor):
     """The ``ENCRYPT`` executor: each string or bytes field the rule's tags select is encrypted
     on write and decrypted on read.
 
@@ -531,22 +541,6 @@ class FieldEncryptionExecutor(FieldRuleExecutor):
 
     def close(self) -> None:
         self.executor.close()
-
-    @classmethod
-    def register(cls) -> None:
-        """Register an ``ENCRYPT`` executor in the global rule registry."""
-        RuleRegistry.register_rule_executor(cls())
-
-    @classmethod
-    def register_with_clock(cls, clock: Clock) -> "FieldEncryptionExecutor":
-        """Register one with a given clock.
-
-        :param clock: the time source.
-        :returns: the executor.
-        """
-        executor = cls(clock)
-        RuleRegistry.register_rule_executor(executor)
-        return executor
 
 
 class FieldEncryptionExecutorTransform:
