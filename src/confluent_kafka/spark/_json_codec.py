@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 from . import _framing
 from ._avro_types import list_converter, map_converter, record_converter, spark_arrow_type
 from ._registry import RegistryOptions, ResolvedSchema, client
-from ._schema import pyarrow
+from ._schema import pyarrow, through_structs
 
 
 class JsonSchemaError(ValueError):
@@ -637,21 +637,19 @@ def _arrow_ready(column: Any, dtype: Any) -> Any:
     from pyspark.sql import types as T
 
     pa, pc = pyarrow(), importlib.import_module("pyarrow.compute")
-    if isinstance(dtype, T.StructType):
-        children = [_arrow_ready(child, f.dataType) for child, f in zip(column.flatten(), dtype.fields)]
-        if all(c is o for c, o in zip(children, column.flatten())):
-            return column
-        mask = column.is_null() if column.null_count else None
-        return pa.StructArray.from_arrays(children, names=dtype.fieldNames(), mask=mask)
-    if isinstance(dtype, T.TimestampType):
-        return pc.strftime(column, format="%Y-%m-%dT%H:%M:%SZ")
-    if isinstance(dtype, T.TimestampNTZType):
-        return pc.strftime(column, format="%Y-%m-%dT%H:%M:%S")
-    if isinstance(dtype, T.DateType):
-        return column.cast(pa.string())
-    if isinstance(dtype, T.DecimalType):
-        return column.cast(pa.float64())
-    return column
+
+    def leaf(col: Any, t: Any) -> Any:
+        if isinstance(t, T.TimestampType):
+            return pc.strftime(col, format="%Y-%m-%dT%H:%M:%SZ")
+        if isinstance(t, T.TimestampNTZType):
+            return pc.strftime(col, format="%Y-%m-%dT%H:%M:%S")
+        if isinstance(t, T.DateType):
+            return col.cast(pa.string())
+        if isinstance(t, T.DecimalType):
+            return col.cast(pa.float64())
+        return col
+
+    return through_structs(column, dtype, leaf)
 
 
 def _to_json_value(dtype: Any, arrow_done: bool = False) -> Optional[Callable[[Any], Any]]:

@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from . import _framing
 from ._avro_types import spark_arrow_type
 from ._registry import RegistryOptions, ResolvedSchema
-from ._schema import pyarrow
+from ._schema import pyarrow, through_structs
 
 _WRAPPERS = {"google.protobuf." + n for n in ("DoubleValue", "FloatValue", "Int64Value", "UInt64Value",
                                               "Int32Value", "UInt32Value", "BoolValue", "StringValue",
@@ -764,17 +764,10 @@ def _arrow_ready(column: Any, dtype: Any) -> Any:
     per value (timestamps inside arrays and maps stay datetimes)."""
     from pyspark.sql import types as T
 
-    pa = pyarrow()
-    if isinstance(dtype, T.StructType):
-        flat = column.flatten()
-        children = [_arrow_ready(child, f.dataType) for child, f in zip(flat, dtype.fields)]
-        if all(c is o for c, o in zip(children, flat)):
-            return column
-        mask = column.is_null() if column.null_count else None
-        return pa.StructArray.from_arrays(children, names=dtype.fieldNames(), mask=mask)
-    if isinstance(dtype, (T.TimestampType, T.TimestampNTZType)):
-        return column.cast(pa.int64())
-    return column
+    def leaf(col: Any, t: Any) -> Any:
+        return col.cast(pyarrow().int64()) if isinstance(t, (T.TimestampType, T.TimestampNTZType)) else col
+
+    return through_structs(column, dtype, leaf)
 
 
 class ColumnEncoder:

@@ -99,3 +99,23 @@ def read_schema(include_headers: bool, schemas: Optional[Dict[str, Any]] = None)
 
     return StructType([StructField(f.name, spark_type(schemas[f.name]), True)
                        if f.name in schemas else f for f in read_struct(include_headers).fields])
+
+
+def through_structs(column: Any, dtype: Any, leaf: Any) -> Any:
+    """``column`` (an Arrow column of Spark type ``dtype``) with ``leaf(child, its Spark type)``
+    applied to every column that is not a struct, through nested structs (not into arrays and
+    maps); ``column`` itself where nothing changed. Lets an encoder convert values in Arrow, not
+    one Python value at a time.
+
+    :param leaf: ``leaf(column, dtype) -> column``.
+    """
+    from pyspark.sql import types as T
+
+    if not isinstance(dtype, T.StructType):
+        return leaf(column, dtype)
+    flat = column.flatten()
+    children = [through_structs(child, f.dataType, leaf) for child, f in zip(flat, dtype.fields)]
+    if all(c is o for c, o in zip(children, flat)):
+        return column
+    mask = column.is_null() if column.null_count else None
+    return pyarrow().StructArray.from_arrays(children, names=dtype.fieldNames(), mask=mask)

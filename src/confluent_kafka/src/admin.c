@@ -1501,7 +1501,7 @@ static PyMethodDef Admin_methods[] = {
      "\n\n"
      ":param timeout: seconds to wait; negative waits without limit.\n"
      ":returns: the number of events served (int).\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"close", (PyCFunction)Admin_close, METH_NOARGS,
      "close() -> True\n\nRelease the client. Futures still pending fail with KafkaException(_DESTROY). "
      "Idempotent."
@@ -1518,16 +1518,14 @@ static PyMethodDef Admin_methods[] = {
      ":param topic: only this topic, or None for all.\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: a ClusterMetadata.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"set_sasl_credentials", (PyCFunction)(void (*)(void))Admin_set_sasl_credentials_guarded, METH_VARARGS | METH_KEYWORDS,
      "set_sasl_credentials($self, /, username, password)\n--\n\nSet the SASL PLAIN/SCRAM credentials used on "
      "the next authentication."
      "\n\n"
      ":param username: the SASL user name (str).\n"
      ":param password: the SASL password (str).\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"cluster_id", (PyCFunction)(void (*)(void))Admin_cluster_id_guarded, METH_VARARGS | METH_KEYWORDS,
      "cluster_id($self, /, timeout=-1)\n--\n\nReturns str: the cluster id, waiting up to timeout seconds "
      "(negative: no limit). Raises KafkaException(_TIMED_OUT) when it is not known in time."
@@ -1535,7 +1533,7 @@ static PyMethodDef Admin_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: the cluster id (str).\n"
      ":raises ~confluent_kafka.KafkaException: _TIMED_OUT when it is not known in time.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"__reduce__", (PyCFunction)cfl_handle_reduce, METH_NOARGS, NULL},
     {NULL},
 };

@@ -1262,47 +1262,39 @@ static PyMethodDef Consumer_methods[] = {
      ":param on_revoke: callable(consumer, partitions) called on revocation.\n"
      ":param on_lost: callable(consumer, partitions) called when the assignment was lost.\n"
      ":raises TypeError: when topics is not a list or a callback is not callable.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"unsubscribe", (PyCFunction)Consumer_unsubscribe_guarded, METH_NOARGS, "unsubscribe($self, /)\n--\n\nLeave the group and drop the subscription; the assignment is revoked."
      "\n\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"subscription", (PyCFunction)Consumer_subscription_guarded, METH_NOARGS, "subscription($self, /)\n--\n\nReturns list of topic names."
      "\n\n"
      ":returns: list of the subscribed topic names (str).\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"assign", (PyCFunction)Consumer_assign_guarded, METH_O, "assign($self, partitions, /)\n--\n\nReplace the assignment."
      "\n\n"
      ":param partitions: list of TopicPartition (offsets optional).\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"unassign", (PyCFunction)Consumer_unassign_guarded, METH_NOARGS, "unassign($self, /)\n--\n\nStop consuming every assigned partition and clear the assignment."
      "\n\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"incremental_assign", (PyCFunction)Consumer_incremental_assign_guarded, METH_O, "incremental_assign($self, partitions, /)\n--\n\nAdd these partitions (list of TopicPartition, offsets optional) to the assignment; for cooperative rebalancing."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"incremental_unassign", (PyCFunction)Consumer_incremental_unassign_guarded, METH_O, "incremental_unassign($self, partitions, /)\n--\n\nRemove these partitions from the assignment; for cooperative rebalancing."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"assignment", (PyCFunction)Consumer_assignment_guarded, METH_NOARGS, "assignment($self, /)\n--\n\nReturns list of TopicPartition."
      "\n\n"
      ":returns: list of TopicPartition currently assigned.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"poll", METH_FAST(Consumer_poll_guarded),
      "poll($self, /, timeout=-1)\n--\n\nReturns Message or None.\n\nThe next message or error event, serving callbacks meanwhile."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: a Message (check its error()), or None on timeout.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"_consume_records", (PyCFunction)(void (*)(void))Consumer_consume_records_guarded, METH_FASTCALL,
      "_consume_records($self, num_messages, cls, layout, names, by, wanted=None, /)\n--\n\nconsume(num_messages, 0) as cimpl._records(messages, cls, layout, names, by), without the Messages; the Messages when one carries an error or is of a partition not in wanted (aiokafka facade)."},
     {"consume", METH_FAST(Consumer_consume_guarded),
@@ -1312,7 +1304,7 @@ static PyMethodDef Consumer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: list of Message, possibly empty.\n"
      ":raises ValueError: when num_messages is out of range.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"consume_arrow", METH_FAST(cfl_consumer_consume_arrow_guarded),
      "consume_arrow($self, /, num_messages=1000, timeout=-1, headers=True)\n--\n\nReturns ArrowBatch.\n\nUp to num_messages messages as Arrow columns (key, value, topic, partition, offset, timestamp, timestamp_type, headers), built without Message objects; waits like consume(). End-of-partition events are left out; an error is raised after the messages before it have been returned. With headers=False the headers column is all null and no header is read, which is faster for small messages."
      "\n\n"
@@ -1320,8 +1312,7 @@ static PyMethodDef Consumer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":param headers: read the headers into the headers column.\n"
      ":returns: an ArrowBatch.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"commit", METH_KW(Consumer_commit_guarded),
      "commit($self, /, message=None, offsets=None, asynchronous=True)\n--\n\nCommit the offset after message, the given offsets, or the current positions. Synchronous commits return the committed list."
      "\n\n"
@@ -1329,55 +1320,47 @@ static PyMethodDef Consumer_methods[] = {
      ":param offsets: list of TopicPartition to commit.\n"
      ":param asynchronous: return at once instead of waiting for the result.\n"
      ":returns: None when asynchronous, else the committed list of TopicPartition.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"store_offsets", METH_KW(Consumer_store_offsets_guarded), "store_offsets($self, /, message=None, offsets=None)\n--\n\nMark the offset after message, or the given offsets, as the next to commit (with enable.auto.offset.store=false); the next commit, automatic or not, commits them."
      "\n\n"
      ":param message: store the offset after this message.\n"
      ":param offsets: list of TopicPartition to store.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"committed", METH_KW(Consumer_committed_guarded), "committed($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: list of TopicPartition with the committed offsets.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"offsets_for_times", METH_KW(Consumer_offsets_for_times_guarded),
      "offsets_for_times($self, /, partitions, timeout=-1)\n--\n\nReturns list of TopicPartition.\n\nThe earliest offset whose timestamp is >= each partition's offset field (milliseconds)."
      "\n\n"
      ":param partitions: list of TopicPartition whose offset is a timestamp in ms.\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":returns: list of TopicPartition with the found offsets.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"position", (PyCFunction)Consumer_position_guarded, METH_O, "position($self, partitions, /)\n--\n\nReturns list of TopicPartition."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
      ":returns: list of TopicPartition with the current positions.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"seek", (PyCFunction)Consumer_seek_guarded, METH_O, "seek($self, partition, /)\n--\n\nMove the fetch position."
      "\n\n"
      ":param partition: TopicPartition with the offset to fetch next.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"pause", (PyCFunction)Consumer_pause_guarded, METH_O, "pause($self, partitions, /)\n--\n\nStop fetching these partitions."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"resume", (PyCFunction)Consumer_resume_guarded, METH_O, "resume($self, partitions, /)\n--\n\nStart fetching these paused partitions again."
      "\n\n"
      ":param partitions: list of TopicPartition.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"paused", (PyCFunction)Consumer_paused_guarded, METH_NOARGS,
      "paused($self, /)\n--\n\nReturns list of TopicPartition.\n\nAssigned partitions currently paused by pause()."
      "\n\n"
      ":returns: list of TopicPartition.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"get_watermark_offsets", METH_KW(Consumer_get_watermark_offsets_guarded),
      "get_watermark_offsets($self, /, partition, timeout=-1, cached=False)\n--\n\nReturns (low, high)."
      "\n\n"
@@ -1385,27 +1368,25 @@ static PyMethodDef Consumer_methods[] = {
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
      ":param cached: use the locally cached values instead of asking the broker.\n"
      ":returns: (low, high) tuple of int, or None when cached and unknown.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"consumer_group_metadata", (PyCFunction)Consumer_consumer_group_metadata_guarded, METH_NOARGS,
      "consumer_group_metadata($self, /)\n--\n\nReturns bytes.\n\nFor Producer.send_offsets_to_transaction()."
      "\n\n"
      ":returns: the group metadata, opaque bytes.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"_group_membership", (PyCFunction)Consumer_group_membership_guarded, METH_NOARGS,
      "_group_membership($self, /)\n--\n\n"
      ":returns: (group_id, generation_id, member_id, group_instance_id) as librdkafka holds them "
      "(generation -1 and member id '' before the first join), or None without a group.id.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"memberid", (PyCFunction)Consumer_memberid_guarded, METH_NOARGS, "memberid($self, /)\n--\n\nReturns str or None."
      "\n\n"
      ":returns: the group member id (str), or None when not in a group.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"close", (PyCFunction)Consumer_close, METH_NOARGS,
      "close($self, /)\n--\n\nLeave the group (committing offsets when auto-commit is on) and release the client. Idempotent; any later call raises RuntimeError."
      "\n\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"},
+     CFL_DOC_RAISES_KAFKA},
     {"__exit__", (PyCFunction)Consumer_exit, METH_VARARGS, NULL},
     {"_commit_start", METH_KW(Consumer_commit_start_guarded),
      "_commit_start($self, /, token, message=None, offsets=None)\n--\n\nStart a commit whose result _aio_results() returns under token (asyncio layer)."},

@@ -286,6 +286,10 @@ PyObject *cfl_handle_set_sasl_credentials_guarded(PyObject *self, PyObject *args
 PyObject *cfl_io_event_fd_guarded(PyObject *self, PyObject *unused);
 PyObject *cfl_aio_results_guarded(PyObject *self, PyObject *unused);
 
+/* Docstring lines of the methods that call librdkafka on an open client. */
+#define CFL_DOC_RAISES_KAFKA ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
+#define CFL_DOC_RAISES_CLOSED ":raises RuntimeError: when the client is closed.\n"
+
 /* Methods every client type lists in its method table. */
 #define CFL_HANDLE_METHODS                                                                        \
     {"list_topics", (PyCFunction)(void (*)(void))cfl_list_topics_guarded, METH_VARARGS | METH_KEYWORDS, \

@@ -831,8 +831,7 @@ static PyMethodDef Producer_methods[] = {
      ":param timestamp: create time in milliseconds since the epoch; 0 means now.\n"
      ":param headers: dict or list of (str, bytes|str|None) pairs.\n"
      ":raises BufferError: when the local queue is full (poll() or flush(), then retry).\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"produce_batch", (PyCFunction)(void (*)(void))cfl_producer_produce_batch_guarded, METH_FASTCALL | METH_KEYWORDS,
      "produce_batch($self, /, topic, messages=None, partition=-1, callback=None, on_delivery=None, *, keys=None, headers=None, timestamps=None, values=None)\n--\n\nReturns int.\n\n"
      "Enqueue many messages for one topic; returns how many were enqueued.\n\n"
@@ -855,7 +854,7 @@ static PyMethodDef Producer_methods[] = {
      ":raises TypeError: when an argument has the wrong type.\n"
      ":raises ValueError: when the per-message sequences differ in length.\n"
      ":raises BufferError: when the first message of the values form is refused for a full queue.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"_produce_with", (PyCFunction)(void (*)(void))Producer_produce_with_guarded, METH_FASTCALL,
      "_produce_with($self, opaque, callback, topic, value=None, key=None, partition=None, timestamp=None, headers=None, /)\n--\n\nproduce() whose delivery report calls callback(opaque, err, msg) (asyncio layer)."},
     {"_produce_awaited", (PyCFunction)(void (*)(void))Producer_produce_awaited_guarded, METH_FASTCALL,
@@ -871,21 +870,20 @@ static PyMethodDef Producer_methods[] = {
      "\n\n"
      ":param timeout: seconds to wait; None or negative waits without limit.\n"
      ":returns: the number of events served (int).\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"flush", (PyCFunction)(void (*)(void))Producer_flush_guarded, METH_FASTCALL | METH_KEYWORDS,
      "flush($self, /, timeout=-1)\n--\n\nReturns int.\n\nSend everything queued (ignoring linger.ms) and serve the delivery reports; returns the number of messages still queued."
      "\n\n"
      ":param timeout: seconds to wait; None or negative waits without limit.\n"
      ":returns: the number of messages still in the queue (int); 0 when all were delivered.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_CLOSED},
     {"purge", (PyCFunction)(void (*)(void))Producer_purge_guarded, METH_VARARGS | METH_KEYWORDS,
      "purge($self, /, in_queue=True, in_flight=True, blocking=True)\n--\n\nDrop queued (in_queue) and/or in-flight (in_flight) messages; each is reported to its callback with _PURGE_QUEUE or _PURGE_INFLIGHT on the next poll()/flush(). blocking=False does not wait for librdkafka's threads to finish purging."
      "\n\n"
      ":param in_queue: purge messages not yet sent.\n"
      ":param in_flight: purge messages sent and awaiting an answer.\n"
      ":param blocking: wait for librdkafka's threads to finish purging.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"close", (PyCFunction)(void (*)(void))Producer_close, METH_VARARGS | METH_KEYWORDS,
      "close($self, /, timeout=-1)\n--\n\nReturns True.\n\nAbort an open transaction, flush, report anything still undelivered as purged, and release the client. Idempotent; any later call raises RuntimeError."
      "\n\n"
@@ -896,12 +894,10 @@ static PyMethodDef Producer_methods[] = {
      "init_transactions($self, /, timeout=-1)\n--\n\nRegister transactional.id with the coordinator, fencing older instances."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"begin_transaction", (PyCFunction)Producer_begin_transaction_guarded, METH_NOARGS, "begin_transaction($self, /)\n--\n\nStart a transaction: messages produced until commit_transaction() or abort_transaction() belong to it. Needs init_transactions() first."
      "\n\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"send_offsets_to_transaction", (PyCFunction)(void (*)(void))Producer_send_offsets_to_transaction_guarded,
      METH_VARARGS | METH_KEYWORDS,
      "send_offsets_to_transaction($self, /, positions, group_metadata, timeout=-1)\n--\n\nCommit consumer offsets (next offsets to read) as part of the transaction; group_metadata comes from Consumer.consumer_group_metadata()."
@@ -909,20 +905,17 @@ static PyMethodDef Producer_methods[] = {
      ":param positions: list of TopicPartition, offsets the next to read.\n"
      ":param group_metadata: from Consumer.consumer_group_metadata().\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"commit_transaction", (PyCFunction)(void (*)(void))Producer_commit_transaction_guarded, METH_VARARGS | METH_KEYWORDS,
      "commit_transaction($self, /, timeout=-1)\n--\n\nFlush and commit the current transaction."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"abort_transaction", (PyCFunction)(void (*)(void))Producer_abort_transaction_guarded, METH_VARARGS | METH_KEYWORDS,
      "abort_transaction($self, /, timeout=-1)\n--\n\nPurge and abort the current transaction."
      "\n\n"
      ":param timeout: seconds to wait; None or a negative number waits without limit.\n"
-     ":raises ~confluent_kafka.KafkaException: when librdkafka reports an error.\n"
-     ":raises RuntimeError: when the client is closed.\n"},
+     CFL_DOC_RAISES_KAFKA CFL_DOC_RAISES_CLOSED},
     {"_end_transaction", (PyCFunction)(void (*)(void))Producer_end_transaction_guarded, METH_VARARGS | METH_KEYWORDS,
      "_end_transaction($self, /, commit, timeout=-1)\n--\n\ncommit_transaction() (commit true) or abort_transaction() "
      "from a thread beside the one that polls this producer: the delivery reports it serves are left for that "

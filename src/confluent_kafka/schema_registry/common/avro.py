@@ -283,10 +283,7 @@ class AvroSerializerSteps(AvroSteps):
                 except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
                     raise wrap_error(exc, ctx, "encoding with " + _describe(schema_id, parsed)) from exc
                 payload = out.getvalue()
-            payload = self._write_encoding_rules(ctx, subject, latest, payload)
-            framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
-            return framed
-
+            return self._write_framed(ctx, subject, latest, payload, schema_id)
 
     def _validate_inline_rules(self, schema: AvroSchema, value: Any) -> None:
         self._raise_validation_violations(validate_message(

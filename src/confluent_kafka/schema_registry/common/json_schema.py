@@ -390,10 +390,7 @@ class JsonSerializerSteps(JsonSteps):
         except Exception as exc:  # noqa: BLE001 - wrapped with where it happened
             raise wrap_error(exc, ctx, "encoding as JSON for " + _describe(parsed, schema_id)) from exc
         payload = encoded.encode("utf8") if isinstance(encoded, str) else encoded
-        payload = self._write_encoding_rules(ctx, subject, latest, payload)
-        framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
-        return framed
-
+        return self._write_framed(ctx, subject, latest, payload, schema_id)
 
     def _validate_inline_rules(self, parsed: Any, ref_registry: Registry, resolver: Any, value: Any) -> None:
         self._raise_validation_violations(validate_message(

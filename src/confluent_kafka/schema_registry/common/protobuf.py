@@ -633,12 +633,9 @@ class ProtobufSerializerSteps(ProtobufSteps):
             raise SerializationError(f"{_where(ctx)}no schema id to frame {full_name} with: a SerializationContext "
                                      "is needed to find the subject")
         payload = message.SerializeToString()
-        payload = self._write_encoding_rules(ctx, subject, latest, payload)
         framing = SchemaId(PROTOBUF_TYPE, schema_id.id, None, self._index_array)
         framing.guid = schema_id.guid
-        framed: bytes = self._conf.schema_id_framing(payload, ctx, framing)
-        return framed
-
+        return self._write_framed(ctx, subject, latest, payload, framing)
 
     def _validate_inline_rules(self, desc: Descriptor, message: Any) -> None:
         self._raise_validation_violations(validate_message(

@@ -835,14 +835,15 @@ class SerdeBase(RuleRunner):
     _schema_id: Optional[SchemaId]
     _cluster_id_resolver: Optional[Callable[[], Any]]
 
-    def _write_encoding_rules(self, ctx: Optional[SerializationContext], subject: Optional[str],
-                              latest: Optional[RegisteredSchema], payload: bytes) -> Any:
-        """A serializer's encoded ``payload`` after the ENCODING rules of the latest schema (the
-        payload itself without a latest schema, a context or a subject)."""
+    def _write_framed(self, ctx: Optional[SerializationContext], subject: Optional[str],
+                      latest: Optional[RegisteredSchema], payload: bytes, schema_id: Optional[SchemaId]) -> bytes:
+        """What a serializer writes: its encoded ``payload`` after the ENCODING rules of the latest
+        schema (none without a latest schema, a context or a subject), framed with ``schema_id``."""
         if latest is not None and ctx is not None and subject is not None:
             payload = self._execute_rules_with_phase(ctx, subject, RulePhase.ENCODING, RuleMode.WRITE, None,
                                                      latest.schema, payload, None, None)
-        return payload
+        framed: bytes = self._conf.schema_id_framing(payload, ctx, schema_id)
+        return framed
 
     def _read_encoding_rules(self, ctx: Optional[SerializationContext], subject: Optional[str],
                              writer: Optional[Schema], payload: Any, data: bytes) -> Any:
