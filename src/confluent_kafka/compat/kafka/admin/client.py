@@ -179,6 +179,14 @@ class KafkaAdminClient:
             raise RuntimeError("KafkaAdminClient is closed")
         return float(self._validate_timeout(timeout_ms)) / 1000.0
 
+    def _nothing_or_unsupported(self, items: Iterable[Any], request: str) -> Dict[Any, type]:
+        """What a call librdkafka has no API for answers: ``{}`` for no ``items``, else
+        IncompatibleBrokerVersion naming ``request`` (a closed client refused first)."""
+        self._seconds()
+        if not items:
+            return {}
+        raise _unsupported(request)
+
     # ---- topics ------------------------------------------------------------------------------
 
     def list_topics(self) -> List[str]:
@@ -1100,10 +1108,7 @@ class KafkaAdminClient:
 
         :raises IncompatibleBrokerVersion: for any partition.
         """
-        self._seconds()
-        if not partitions:
-            return {}
-        raise _unsupported("OffsetDeleteRequest")
+        return self._nothing_or_unsupported(partitions, "OffsetDeleteRequest")
 
     def remove_group_members(self, group_id: str, members: Iterable[Any],
                              group_coordinator_id: Optional[int] = None) -> Dict[str, type]:
@@ -1111,10 +1116,7 @@ class KafkaAdminClient:
 
         :raises IncompatibleBrokerVersion: for any member.
         """
-        self._seconds()
-        if not members:
-            return {}
-        raise _unsupported("LeaveGroupRequest")
+        return self._nothing_or_unsupported(members, "LeaveGroupRequest")
 
     # ---- ACLs --------------------------------------------------------------------------------
 
