@@ -162,10 +162,12 @@ $(PYRALLEL_STAMP): Makefile
 	    "PYRALLEL_BASE_PYTHON='$(PYRALLEL_BASE_PYTHON)'); bench/parallel.py will skip its rows" >&2
 
 # The parallel consumer (bench/parallel.py, about 4 minutes); FT_PYTHON adds free-threaded CPU rows
-# (by default the 3.13t interpreter `MATRIX_VERSIONS=3.13t scripts/matrix.sh` leaves, if there is one).
+# (by default the 3.13t interpreter `MATRIX_VERSIONS=3.13t scripts/matrix.sh` leaves, if there is one),
+# GIL_PYTHON the GIL build of the same version (build/matrix/py3.13).
 FT_PYTHON ?= $(wildcard build/matrix/py3.13t/venv/bin/python)
+GIL_PYTHON ?= $(wildcard build/matrix/py3.13/venv/bin/python)
 PARALLEL_BENCH_ARGS ?=
-PARALLEL_BENCH = $(PY) bench/parallel.py --pyrallel-python $(PYRALLEL_VENV)/bin/python $(if $(FT_PYTHON),--ft-python $(FT_PYTHON))
+PARALLEL_BENCH = $(PY) bench/parallel.py --pyrallel-python $(PYRALLEL_VENV)/bin/python $(if $(FT_PYTHON),--ft-python $(FT_PYTHON)) $(if $(GIL_PYTHON),--gil-python $(GIL_PYTHON))
 bench-parallel: build $(PYRALLEL_STAMP)
 	$(PARALLEL_BENCH) $(PARALLEL_BENCH_ARGS)
 

@@ -30,8 +30,9 @@ call to the end of the N-th (joining the group and the first fetch are the start
   to about 1.5 ms), ordering unordered:
     hash loop alone                     1 and 2 threads, no Kafka: the interpreter's ceiling
     ours ParallelConsumer               max_concurrency 1 and 2
-  on this interpreter and, with --ft-python PATH, on a free-threaded one (this package's
-  extension built for it: scripts/build-ext.sh PATH); per-record cost and what a 16-core
+  on this interpreter, with --gil-python PATH on another (3.13, say) and with --ft-python PATH
+  on a free-threaded one, also run with its GIL forced on (PYTHON_GIL=1); each needs this
+  package's extension built for it (scripts/build-ext.sh PATH); per-record cost and what a 16-core
   machine should see are printed under the table. Each CPU-bound row runs CPU_REPEAT times,
   interleaved, and shows its fastest run: on a small shared machine single runs vary by up to 2x.
 
@@ -40,7 +41,7 @@ so it lives in .pyrallel-venv (`make bench-parallel` creates it); its rows are s
 why, when that interpreter cannot import it.
 
     .venv/bin/python bench/parallel.py [--quick] [--repeat R] [--pyrallel-python PATH]
-        [--ft-python PATH] [--only io|cpu] [--json FILE]
+        [--ft-python PATH] [--gil-python PATH] [--only io|cpu] [--json FILE]
     (`make bench-parallel`; `make bench` runs it after bench/run.py)
 """
 from __future__ import annotations
@@ -82,7 +83,7 @@ OURS_THREADS, OURS_AIO, OURS_POLL = "ours ParallelConsumer", "ours AIOParallelCo
 PYRALLEL_ASYNC, PYRALLEL_PROCESS = "pyrallel-consumer, async engine", "pyrallel-consumer, process engine"
 ALONE = "hash loop alone (no Kafka)"
 ALONE_PROCESSES = "hash loop alone, processes (no Kafka)"
-THIS, FREE, FREE_GIL = "this Python", "free-threaded", "free-threaded, GIL forced on"  # interpreter labels
+THIS, GIL, FREE, FREE_GIL = "this Python", "GIL build", "free-threaded", "free-threaded, GIL forced on"  # labels
 SLEEP_ALONE, ASYNC_SLEEP_ALONE = "time.sleep alone (no Kafka)", "asyncio.sleep alone (no Kafka)"
 ALONE_OF = {OURS_THREADS: SLEEP_ALONE, OURS_AIO: ASYNC_SLEEP_ALONE}  # each one's ceiling
 Result = Dict[str, Any]  # one worker's JSON
@@ -97,6 +98,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     ap.add_argument("--pyrallel-python", default=str(common.ROOT / ".pyrallel-venv" / "bin" / "python"),
                     help="an interpreter with pyrallel-consumer 1.0.0 and upstream confluent-kafka")
     ap.add_argument("--ft-python", help="a free-threaded interpreter (3.13t or later) for the CPU-bound rows")
+    ap.add_argument("--gil-python", help="a GIL build of the free-threaded one's version (3.13) for the CPU-bound rows")
     ap.add_argument("--only", choices=("io", "cpu"), help="only the I/O-bound or only the CPU-bound rows")
     ap.add_argument("--timeout", type=float, default=60.0, help="bound on each run, seconds")
     ap.add_argument("--json", help="also write the raw results to this file")
@@ -248,6 +250,12 @@ def cpu_rows(bench: Bench, rounds: int) -> None:
     a = bench.args
     # (interpreter, its label, PYTHON_GIL)
     pythons: List[Tuple[str, str, Optional[str]]] = [(a.ours_python, THIS, None)]
+    if a.gil_python:
+        why_not = bench.usable(a.gil_python, "import confluent_kafka")
+        if why_not:
+            bench.note(f"GIL build rows skipped ({a.gil_python}): {why_not}")
+        else:
+            pythons.append((a.gil_python, GIL, None))
     if a.ft_python:
         why_not = bench.usable(a.ft_python, "import sys, confluent_kafka\n"
                                "assert not sys._is_gil_enabled(), 'its GIL is enabled'")
@@ -373,7 +381,7 @@ def summary(bench: Bench, rounds: int) -> List[str]:
     io64 = bench.pick(IO_WORKLOAD, OURS_THREADS, THIS, max(CONCURRENCY))
     machinery = io64["cpu_seconds"] / io64["messages"] if io64 and io64.get("cpu_seconds") else None
     section = cpu_workload(rounds)
-    for lab in (THIS, FREE, FREE_GIL):
+    for lab in (THIS, GIL, FREE, FREE_GIL):
         alone1, alone2 = (bench.pick(section, ALONE, lab, c) for c in (1, 2))
         ours1, ours2 = (bench.pick(section, OURS_THREADS, lab, c) for c in (1, 2))
         procs2 = bench.pick(section, ALONE_PROCESSES, lab, 2)
@@ -398,7 +406,8 @@ def summary(bench: Bench, rounds: int) -> List[str]:
                        f"build would give up to 16 x that = {16 * rate1:,.0f} msgs/s at max_concurrency 16 if the "
                        f"handler scales{ceiling}")
         else:
-            scale = ours2["msgs_per_s"] / rate1 / 2 if ours2 else 1.0
+            # (at most 1: a faster second thread is the noise of a shared machine, not a gain)
+            scale = min(1.0, ours2["msgs_per_s"] / rate1 / 2) if ours2 else 1.0
             guess = 16 * scale * rate1
             if machinery:
                 guess = min(guess, 1 / machinery)
