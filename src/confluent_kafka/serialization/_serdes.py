@@ -80,8 +80,8 @@ def _common(conf: Dict[str, Any], leftovers: List[Dict[str, Any]]) -> Dict[str, 
     return {k: v for k, v in last.items() if all(k in other for other in leftovers[:-1])}
 
 
-# The builders and closers are steps (generators) yielding the calls they make; build()/close_all()
-# answer each by calling it, the asyncio forms also await what it returns.
+# Building and closing are steps (generators) yielding the calls they make; start()/close_all()
+# answer each by calling it, their asyncio forms also await what it returns.
 Steps = Generator[Callable[[], Any], Any, Any]
 
 
@@ -141,22 +141,6 @@ _SYNC_CLOSERS = ("close",)
 _ASYNC_CLOSERS = ("aclose", "close")  # an asyncio serde's aclose() when it has one
 
 
-def build(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any], Dict[str, Any]]:
-    """Run the builders: (the serdes in slot order, the ones built here, the client configuration).
-
-    If a builder fails, the serdes built before it are closed and its exception propagates.
-    """
-    built: Tuple[List[Any], List[Any], Dict[str, Any]] = drive(_build_steps(specs, conf, _SYNC_CLOSERS), _call)
-    return built
-
-
-async def build_async(specs: List[Spec], conf: Dict[str, Any]) -> Tuple[List[Any], List[Any], Dict[str, Any]]:
-    """:func:`build` for the asyncio clients: a builder's ``build()`` may be a coroutine."""
-    built: Tuple[List[Any], List[Any], Dict[str, Any]] = await drive_async(
-        _build_steps(specs, conf, _ASYNC_CLOSERS), _call_async)
-    return built
-
-
 async def maybe_await(result: Any) -> Any:
     """``result``, awaited first if it is awaitable (asyncio serdes return coroutines)."""
     if inspect.isawaitable(result):
@@ -170,20 +154,10 @@ def close_all(serdes: List[Any]) -> None:
     drive(_close_steps(serdes, _SYNC_CLOSERS), _call)
 
 
-def close_quietly(serdes: List[Any]) -> None:
-    """:func:`close_all` on a path that is already failing: errors are logged, not raised."""
-    drive(_close_quietly_steps(serdes, _SYNC_CLOSERS), _call)
-
-
 async def close_all_async(serdes: List[Any]) -> None:
     """:func:`close_all` for the asyncio clients: ``aclose()`` when a serde has one, else
     ``close()`` (awaited if it returns an awaitable)."""
     await drive_async(_close_steps(serdes, _ASYNC_CLOSERS), _call_async)
-
-
-async def close_async_quietly(serdes: List[Any]) -> None:
-    """:func:`close_quietly` for the asyncio clients."""
-    await drive_async(_close_quietly_steps(serdes, _ASYNC_CLOSERS), _call_async)
 
 
 def _start_steps(client: Any, keys: Tuple[str, str], attrs: Tuple[str, str], conf: Optional[Mapping[str, Any]],
