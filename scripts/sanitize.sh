@@ -50,28 +50,26 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so)" PYTHONPATH="$pkg:$root/tests" \
 status=$?
 set -e
 
+# How many report files hold $1; each is shown on stderr, as "$2: FILE" and its first $3 lines.
+reports_with() {
+    local n=0 f
+    for f in "$logs"/*; do
+        [ -e "$f" ] || continue
+        if grep -q "$1" "$f"; then
+            echo "sanitize: $2: $f" >&2
+            sed -n "1,${3}p" "$f" >&2
+            n=$((n + 1))
+        fi
+    done
+    echo "$n"
+}
 # Reports that name the project's sources are ours; the rest belong to CPython or librdkafka.
-ours=0
-for f in "$logs"/*; do
-    [ -e "$f" ] || continue
-    if grep -q "src/confluent_kafka/src/" "$f"; then
-        echo "sanitize: report in the project's code: $f" >&2
-        sed -n '1,60p' "$f" >&2
-        ours=$((ours + 1))
-    fi
-done
+ours=$(reports_with "src/confluent_kafka/src/" "report in the project's code" 60)
 # A LeakSanitizer that died (rather than reported) replaced its process's exit status with its
 # own (0 here, LSAN_OPTIONS exitcode): a test that checked a child's status, or pytest's own
 # status, can no longer be trusted. Say so, and fail.
-crashed=0
-for f in "$logs"/*; do
-    [ -e "$f" ] || continue
-    if grep -q "LeakSanitizer has encountered a fatal error" "$f"; then
-        echo "sanitize: LeakSanitizer died in a process, which then exited with its status: $f" >&2
-        sed -n '1,20p' "$f" >&2
-        crashed=$((crashed + 1))
-    fi
-done
+crashed=$(reports_with "LeakSanitizer has encountered a fatal error" \
+    "LeakSanitizer died in a process, which then exited with its status" 20)
 total=$(ls "$logs" | wc -l)
 echo "sanitize: pytest exit $status; $total report file(s), $ours naming src/confluent_kafka/src, $crashed LeakSanitizer crash(es)" >&2
 [ "$status" -eq 0 ] && [ "$ours" -eq 0 ] && [ "$crashed" -eq 0 ]
