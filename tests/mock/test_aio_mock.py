@@ -282,3 +282,66 @@ def test_close_is_refused_inside_an_async_rebalance_callback(mock_cluster: Any) 
 
     refused = run(main)
     assert len(refused) == 1 and "own callbacks" in str(refused[0])
+
+
+def test_close_with_a_cooperative_revoke_waiting(mock_cluster: Any) -> None:
+    """As the plain Consumer's test of that name: close() while a cooperative rebalance's revoke
+    waits, then close()'s own revoke, whose awaited commit reaches a group that has already left
+    and terminated (the callback waits for it, so that is certain). The commit fails and close()
+    returns; it waited for that callback forever before."""
+    mock_cluster.create_topic("coop-close", 4)
+    conf = {"bootstrap.servers": mock_cluster.bootstrap_servers, "group.id": "coop-close",
+            "partition.assignment.strategy": "cooperative-sticky", "heartbeat.interval.ms": 100,
+            "session.timeout.ms": 6000}
+    events: List[Any] = []
+
+    async def on_revoke(consumer: AIOConsumer, parts: List[TopicPartition]) -> None:
+        events.append(("revoke", {tp.partition for tp in parts}))
+        if len(events) == 3:  # close()'s own revoke: wait until the group is gone
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 15
+            while not consumer._native._group_closed() and loop.time() < deadline:
+                await asyncio.sleep(0.01)
+        try:
+            await consumer.commit(offsets=[TopicPartition("coop-close", tp.partition, 1) for tp in parts],
+                                  asynchronous=False)
+            events.append("committed")
+        except KafkaException as exc:
+            events.append(exc.args[0].code())
+
+    async def main() -> None:
+        a = AIOConsumer(conf)
+        await a.subscribe(["coop-close"], on_revoke=on_revoke)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        while len(await a.assignment()) < 4:
+            assert loop.time() < deadline, "the first member never got every partition"
+            await a.poll(0.05)
+        # A second member joins; the first one polls no more, so its share of the revoke waits.
+        b = AIOConsumer(conf)
+        b_assigned = asyncio.Event()
+
+        async def on_assign(_c: AIOConsumer, _p: List[TopicPartition]) -> None:
+            b_assigned.set()
+
+        await b.subscribe(["coop-close"], on_assign=on_assign)
+
+        async def poll_b() -> None:
+            while True:
+                await b.poll(0.05)
+
+        poller = asyncio.ensure_future(poll_b())
+        try:
+            await asyncio.wait_for(b_assigned.wait(), 30)
+            await asyncio.sleep(0.3)  # the first member's sync completes and queues its revoke
+            await asyncio.wait_for(a.close(), 30)
+        finally:
+            poller.cancel()
+            await asyncio.gather(poller, return_exceptions=True)
+            await b.close()
+
+    run(main)
+    first, second = events[0][1], events[2][1]
+    assert events[1] == "committed", events  # the member was still in the group
+    assert not first & second and first | second == {0, 1, 2, 3}, events
+    assert events[3] == KafkaError._DESTROY, events

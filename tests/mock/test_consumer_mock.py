@@ -4,6 +4,7 @@ coordinator moves, broker outages, injected request errors, and callbacks that r
 from __future__ import annotations
 
 import gc
+import threading
 import time
 import uuid
 import weakref
@@ -499,6 +500,91 @@ def test_sync_commit_inside_on_revoke(bootstrap: str, topic: str,
     assert len(commits) == 2
     assert sorted((tp.partition, tp.offset) for tp in commits[1]) == [(p, 4) for p in sorted(PARTS)]
     assert committed_now() == {p: 4 for p in PARTS}
+
+
+def test_close_with_a_cooperative_revoke_waiting(bootstrap: str, topic: str,
+                                                make_consumer: Callable[..., Consumer]) -> None:
+    """close() while the revoke of a cooperative rebalance waits in the queue: librdkafka serves
+    it, then close()'s own revoke of the rest, and by then the member may have left and the group
+    terminated. A synchronous commit there gets an error, not a wait for an answer that never
+    comes, and close() returns. The second callback waits for the group to terminate, which makes
+    the late case certain (it hung every time before)."""
+    group = _group()
+    coop = {"group.id": group, "partition.assignment.strategy": "cooperative-sticky", "heartbeat.interval.ms": 100}
+    events: List[Any] = []
+
+    def on_revoke(consumer: Consumer, parts: List[TopicPartition]) -> None:
+        events.append(("revoke", {tp.partition for tp in parts}))
+        if len(events) == 3:  # close()'s own revoke: wait until the group is gone
+            deadline = time.monotonic() + 15
+            while not consumer._group_closed() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        try:
+            consumer.commit(offsets=[TopicPartition(topic, tp.partition, 1) for tp in parts], asynchronous=False)
+            events.append("committed")
+        except KafkaException as exc:
+            events.append(exc.args[0].code())
+
+    a = make_consumer(coop)
+    a.subscribe([topic], on_revoke=on_revoke)
+    deadline = time.monotonic() + 30
+    while len(a.assignment()) < len(PARTS):
+        assert time.monotonic() < deadline, "the first member never got every partition"
+        a.poll(0.05)
+    # A second member joins; the first one polls no more, so its share of the revoke waits.
+    b = make_consumer(coop)
+    b_assigned = threading.Event()
+    b.subscribe([topic], on_assign=lambda _c, _p: b_assigned.set())
+    stop = threading.Event()
+    poller = threading.Thread(target=lambda: [b.poll(0.05) for _ in iter(stop.is_set, True)], daemon=True)
+    poller.start()
+    try:
+        assert b_assigned.wait(30), "the second member never joined"
+        time.sleep(0.3)  # the first member's sync completes and queues its revoke
+        closing = threading.Thread(target=a.close, daemon=True)
+        closing.start()
+        closing.join(30)
+        assert not closing.is_alive(), f"close() hung: {events}"
+    finally:
+        stop.set()
+        poller.join(10)
+    first, second = events[0][1], events[2][1]
+    assert events[1] == "committed", events  # the member was still in the group
+    assert not first & second and first | second == PARTS, events
+    assert events[3] == KafkaError._DESTROY, events
+
+
+def test_sync_commit_cut_short_by_close_on_another_thread(mock_cluster: Any, topic: str,
+                                                        make_consumer: Callable[..., Consumer]) -> None:
+    """close() does not wait for a synchronous commit in process on another thread; that commit
+    raises RuntimeError (it returned no exception at all: SystemError)."""
+    c = make_consumer({"group.id": _group()})
+    c.subscribe([topic])
+    deadline = time.monotonic() + 30
+    while not c.assignment():
+        assert time.monotonic() < deadline, "never assigned"
+        c.poll(0.1)
+    for broker in (1, 2, 3):
+        mock_cluster.set_rtt(broker, 3000)  # the commit's answer takes 3 s
+    outcome: List[BaseException] = []
+
+    def commit() -> None:
+        try:
+            c.commit(offsets=[TopicPartition(topic, 0, 1)], asynchronous=False)
+        except BaseException as exc:  # noqa: B902 - kept for the assertion
+            outcome.append(exc)
+
+    committing = threading.Thread(target=commit)
+    committing.start()
+    try:
+        time.sleep(0.5)
+        c.close()
+    finally:
+        committing.join(30)
+        for broker in (1, 2, 3):
+            mock_cluster.set_rtt(broker, 0)
+    assert len(outcome) == 1 and type(outcome[0]) is RuntimeError, outcome
+    assert "closed while the commit waited" in str(outcome[0])
 
 
 def test_close_inside_a_callback_is_refused(topic: str, make_consumer: Callable[..., Consumer]) -> None:

@@ -492,17 +492,27 @@ class AIOConsumer(_ClientCalls):
         c._close_start()
         deadline = loop.time() + _CLOSE_BOUND
         raised: Optional[BaseException] = None
-        while loop.time() < deadline:
+        while True:
+            task = self._rebalance
+            if task is not None and not task.done():
+                # An awaited callback is waited for (nothing more is served meanwhile), in slices:
+                # should the group terminate, a commit it awaits is never answered.
+                await asyncio.wait({task}, timeout=0.1)
+                if not task.done() and c._group_closed():
+                    self._fail_unanswered()
+                continue
+            if loop.time() >= deadline:
+                break
             try:
                 done = c._close_serve()
             except Exception as e:  # a plain rebalance callback raised: finish, then re-raise
                 raised = raised or e
                 done = False
-            task = self._rebalance
-            if task is not None and not task.done():
-                await asyncio.shield(task)
-                continue
+            started = self._rebalance
+            if started is not None and not started.done():
+                continue  # the leave's revoke started an awaited callback: that first
             if done:
+                self._fail_unanswered()
                 break
             await self._wake.wait(0.1)
         self._closed = True
@@ -516,6 +526,17 @@ class AIOConsumer(_ClientCalls):
         await self._tasks.settle()
         if raised is not None:
             raise raised
+
+    def _fail_unanswered(self) -> None:
+        """The group has left and terminated: an awaited commit not answered by now never will be
+        (librdkafka drops what reaches a terminated group), so a revoke callback awaiting one
+        would hold close() forever."""
+        self._collect()
+        for fut in self._results.values():
+            if not fut.done():
+                fut.set_exception(KafkaException(KafkaError(
+                    KafkaError._DESTROY,
+                    "Commit failed: the consumer left its group and closed before the commit was answered")))
 
     async def __aenter__(self) -> "AIOConsumer":
         self._enter()

@@ -139,6 +139,7 @@ class AIOParallelConsumer(ParallelBase):
             for task in self._tasks:
                 task.cancel()
         await self._commit_sync(None)
+        self._leaving = True  # as in ParallelConsumer._shutdown: close()'s revokes only release
         await self._consumer.close()
         if self._producer is not None:
             await self._producer.close(self._options.revoke_timeout)
@@ -178,6 +179,9 @@ class AIOParallelConsumer(ParallelBase):
 
     async def _on_revoke(self, consumer: AIOConsumer, partitions: List[Any]) -> None:
         tps = [(p.topic, p.partition) for p in partitions]
+        if self._leaving:
+            self._release(tps)
+            return
         self._dispatcher.revoke(tps)
         if not await self._wait_idle(tps):
             logger.warning("records of revoked partitions still in process after revoke_timeout; "
@@ -186,9 +190,7 @@ class AIOParallelConsumer(ParallelBase):
         self._dispatcher.release(tps)
 
     async def _on_lost(self, consumer: AIOConsumer, partitions: List[Any]) -> None:
-        tps = [(p.topic, p.partition) for p in partitions]
-        self._dispatcher.revoke(tps)
-        self._dispatcher.release(tps)
+        self._release([(p.topic, p.partition) for p in partitions])
 
     def _install_signals(self) -> List[int]:
         if threading.current_thread() is not threading.main_thread():

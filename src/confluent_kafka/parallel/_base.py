@@ -41,6 +41,7 @@ class ParallelBase:
         self._topics: Optional[List[str]] = None
         self._sent: Dict[TP, Tuple[int, str]] = {}
         self._commit_pending = False
+        self._leaving = False  # the final commit is made: close()'s revokes only release
         self._running = False
         self._closed = False
         self._next_commit = 0.0
@@ -136,6 +137,11 @@ class ParallelBase:
         self._next_commit = now + self._options.commit_interval
         self._next_stats = now + self._options.stats_interval
 
+
+    def _release(self, tps: List[TP]) -> None:
+        """Forget partitions at once: lost ones, or those close() revokes after the final commit."""
+        self._dispatcher.revoke(tps)
+        self._dispatcher.release(tps)
 
     def _failure(self) -> Optional[HandlerError]:
         failure = self._dispatcher.failure

@@ -127,6 +127,10 @@ class ParallelConsumer(ParallelBase):
             logger.warning("%d record(s) still in process after revoke_timeout; they run again after a restart",
                            dispatcher.in_flight)
         self._commit_sync(None)
+        # The revokes close() serves find nothing new to commit, and a commit there can reach the
+        # group as it terminates: librdkafka 2.14 then drops it unanswered or aborts the process
+        # (rdkafka_cgrp.c's assert that no assignment is in progress).
+        self._leaving = True
         self._consumer.close()
         if self._producer is not None:
             self._producer.close(self._options.revoke_timeout)
@@ -151,6 +155,9 @@ class ParallelConsumer(ParallelBase):
 
     def _on_revoke(self, consumer: Consumer, partitions: List[Any]) -> None:
         tps = [(p.topic, p.partition) for p in partitions]
+        if self._leaving:
+            self._release(tps)
+            return
         dispatcher = self._dispatcher
         dispatcher.revoke(tps)
         if not dispatcher.wait_idle(tps, self._options.revoke_timeout):
@@ -160,9 +167,7 @@ class ParallelConsumer(ParallelBase):
         dispatcher.release(tps)
 
     def _on_lost(self, consumer: Consumer, partitions: List[Any]) -> None:
-        tps = [(p.topic, p.partition) for p in partitions]
-        self._dispatcher.revoke(tps)
-        self._dispatcher.release(tps)
+        self._release([(p.topic, p.partition) for p in partitions])
 
     def _install_signals(self) -> Dict[int, Any]:
         if threading.current_thread() is not threading.main_thread():

@@ -52,16 +52,14 @@ static void paused_forget(Handle *h, const rd_kafka_topic_partition_list_t *c, i
 
 /* ---- callbacks -------------------------------------------------------------------------- */
 
-static int is_cooperative(rd_kafka_t *rk) {
-    const char *proto = rd_kafka_rebalance_protocol(rk);
-    return proto != NULL && !strcmp(proto, "COOPERATIVE");
-}
-
-/* What librdkafka needs done when the user's callback did not assign by itself. */
-static rd_kafka_error_t *default_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err,
+/* What librdkafka needs done when the user's callback did not assign by itself. Incremental or
+ * not is the handle's, known from its configuration: rd_kafka_rebalance_protocol() asks the group
+ * thread, which answers "NONE" once close() has unsubscribed and never answers once the group has
+ * terminated, so asking there turned close()'s revokes into a full unassign and could hang. */
+static rd_kafka_error_t *default_rebalance(rd_kafka_t *rk, int cooperative, rd_kafka_resp_err_t err,
                                            rd_kafka_topic_partition_list_t *partitions) {
     int assign = err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS;
-    if (is_cooperative(rk))
+    if (cooperative)
         return assign ? rd_kafka_incremental_assign(rk, partitions) : rd_kafka_incremental_unassign(rk, partitions);
     rd_kafka_resp_err_t e = rd_kafka_assign(rk, assign ? partitions : NULL);
     return e ? rd_kafka_error_new(e, "%s", rd_kafka_err2str(e)) : NULL;
@@ -100,7 +98,7 @@ void cfl_consumer_rebalance_cb(rd_kafka_t *rk, rd_kafka_resp_err_t err,
     }
     if (!CFL_LOAD_INT(&h->rebalance_assigned)) {
         rd_kafka_error_t *error;
-        CFL_BLOCKING(h, error = default_rebalance(rk, err, partitions));
+        CFL_BLOCKING(h, error = default_rebalance(rk, h->cooperative, err, partitions));
         if (error != NULL) {
             cfl_raise_rd(h->st, error);
             cfl_cb_failed(rk, &g, NULL);
@@ -753,12 +751,21 @@ static int offsets_of_message(Handle *self, PyObject *m_error, PyObject *m_topic
 typedef struct {
     rd_kafka_queue_t *q;
     rd_kafka_event_t *ev;
-} EventCtx;
+    int unanswered; /* the group terminated first: no answer will come */
+} CommitWait;
 
-static int event_step(Handle *h, int slice_ms, void *ctx) {
-    EventCtx *c = (EventCtx *)ctx;
+/* One slice of waiting for a synchronous commit's answer. A commit made from a rebalance callback
+ * that close() serves can reach the group after it left and terminated; librdkafka then drops it
+ * without an answer. Once the group has terminated every answer it will give is queued, so
+ * nothing there after one more look means the commit was dropped. */
+static int commit_step(Handle *h, int slice_ms, void *ctx) {
+    CommitWait *c = (CommitWait *)ctx;
     c->ev = rd_kafka_queue_poll(c->q, slice_ms);
-    return c->ev != NULL;
+    if (c->ev == NULL && rd_kafka_consumer_closed(h->rk)) {
+        c->ev = rd_kafka_queue_poll(c->q, 0);
+        c->unanswered = c->ev == NULL;
+    }
+    return c->ev != NULL || c->unanswered;
 }
 
 static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs) {
@@ -778,19 +785,24 @@ static PyObject *Consumer_commit(Handle *self, PyObject *args, PyObject *kwargs)
         return raise_prefixed_if(self, err, "Commit failed");
     }
     /* Synchronous: wait for the result event on a private queue, interruptibly. */
-    EventCtx ec = {.q = rd_kafka_queue_new(self->rk)};
+    CommitWait ec = {.q = rd_kafka_queue_new(self->rk)};
     rd_kafka_resp_err_t err = rd_kafka_commit_queue(self->rk, c, ec.q, NULL, NULL);
     if (c != NULL)
         rd_kafka_topic_partition_list_destroy(c);
     PyObject *result = NULL;
     if (err) {
         cfl_raise_prefixed(self->st, err, "Commit failed");
-    } else if (cfl_serve(self, -1, event_step, &ec, NULL) >= 0 && ec.ev != NULL) {
-        err = rd_kafka_event_error(ec.ev);
-        if (err)
-            cfl_raise_prefixed(self->st, err, "Commit failed");
-        else
-            result = cfl_tp_list_from_c(self->st, rd_kafka_event_topic_partition_list(ec.ev));
+    } else if (cfl_serve(self, -1, commit_step, &ec, NULL) < 0) {
+        /* interrupted: the exception is set */
+    } else if (ec.unanswered) {
+        cfl_raise(self->st, RD_KAFKA_RESP_ERR__DESTROY,
+                  "Commit failed: the consumer left its group and closed before the commit was answered");
+    } else if (ec.ev == NULL) { /* close() on another thread stopped the wait */
+        PyErr_SetString(PyExc_RuntimeError, "Consumer closed while the commit waited for its answer");
+    } else if ((err = rd_kafka_event_error(ec.ev)) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        cfl_raise_prefixed(self->st, err, "Commit failed");
+    } else {
+        result = cfl_tp_list_from_c(self->st, rd_kafka_event_topic_partition_list(ec.ev));
     }
     if (ec.ev != NULL)
         rd_kafka_event_destroy(ec.ev);
@@ -1136,6 +1148,13 @@ static PyObject *Consumer_close_serve(Handle *self, PyObject *unused) {
     return PyBool_FromLong(rd_kafka_consumer_closed(self->rk));
 }
 
+/* _group_closed(): whether the group has left and terminated (nothing served). */
+static PyObject *Consumer_group_closed(Handle *self, PyObject *unused) {
+    if (check(self) < 0)
+        return NULL;
+    return PyBool_FromLong(rd_kafka_consumer_closed(self->rk));
+}
+
 /* _defer_rebalance(): called from a rebalance callback whose assignment change the caller will
  * make later (after an awaited callback), so the default assign/unassign is skipped. */
 static PyObject *Consumer_defer_rebalance(Handle *self, PyObject *unused) {
@@ -1157,8 +1176,9 @@ static PyObject *Consumer_rebalance_finish(Handle *self, PyObject *args) {
     if (!assign)
         paused_forget(self, c, 0);
     rd_kafka_error_t *error;
-    CFL_BLOCKING(self, error = default_rebalance(self->rk, assign ? RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS
-                                                                   : RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS, c));
+    CFL_BLOCKING(self, error = default_rebalance(self->rk, self->cooperative,
+                                                  assign ? RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS
+                                                         : RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS, c));
     rd_kafka_topic_partition_list_destroy(c);
     return raise_rd_if(self, error);
 }
@@ -1247,6 +1267,7 @@ CFL_GUARD_O(Consumer_group_membership)
 CFL_GUARD_KW(Consumer_commit_start)
 CFL_GUARD_O(Consumer_close_start)
 CFL_GUARD_O(Consumer_close_serve)
+CFL_GUARD_O(Consumer_group_closed)
 CFL_GUARD_O(Consumer_rebalance_finish)
 CFL_GUARD_ITERNEXT(Consumer_iternext)
 
@@ -1394,6 +1415,8 @@ static PyMethodDef Consumer_methods[] = {
      "_close_start($self, /)\n--\n\nBegin leaving the group without blocking (asyncio layer)."},
     {"_close_serve", (PyCFunction)Consumer_close_serve_guarded, METH_NOARGS,
      "_close_serve($self, /)\n--\n\nReturns bool.\n\nServe the group leave started by _close_start(); True once done."},
+    {"_group_closed", (PyCFunction)Consumer_group_closed_guarded, METH_NOARGS,
+     "_group_closed($self, /)\n--\n\nReturns bool.\n\nWhether the group has left and terminated (serves nothing)."},
     {"_defer_rebalance", (PyCFunction)Consumer_defer_rebalance, METH_NOARGS,
      "_defer_rebalance($self, /)\n--\n\nFrom a rebalance callback: the caller assigns later itself."},
     {"_rebalance_finish", (PyCFunction)Consumer_rebalance_finish_guarded, METH_VARARGS,

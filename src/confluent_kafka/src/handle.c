@@ -1024,6 +1024,20 @@ static int peeking_is_safe(rd_kafka_conf_t *conf) {
     return no_plugins && rd_kafka_version() < 0x03000000;
 }
 
+/* Whether a consumer of this configuration rebalances incrementally, as librdkafka decides it:
+ * always under the consumer group protocol (KIP-848); under the classic one when its assignors are
+ * cooperative (librdkafka refuses a mix of cooperative and eager assignors). */
+static int rebalances_incrementally(rd_kafka_conf_t *conf) {
+    char value[256] = "";
+    size_t size = sizeof(value);
+    if (rd_kafka_conf_get(conf, "group.protocol", value, &size) == RD_KAFKA_CONF_OK && !strcmp(value, "consumer"))
+        return 1;
+    size = sizeof(value);
+    value[0] = '\0';
+    return rd_kafka_conf_get(conf, "partition.assignment.strategy", value, &size) == RD_KAFKA_CONF_OK &&
+           strstr(value, "cooperative") != NULL;
+}
+
 /* 0 for a Producer, 1 for a Consumer (or subclasses), -1 for another client type (AdminClient),
  * whose lifecycle texts are its own. */
 static int client_type(Handle *h) {
@@ -1074,6 +1088,7 @@ static int handle_start(Handle *h, rd_kafka_type_t kind, PyObject *args, PyObjec
     if (before_new != NULL)
         before_new(h, conf);
     h->peek_headers = peeking_is_safe(conf);
+    h->cooperative = kind == RD_KAFKA_CONSUMER && rebalances_incrementally(conf);
     char errstr[512];
     rd_kafka_t *rk;
     Py_BEGIN_ALLOW_THREADS

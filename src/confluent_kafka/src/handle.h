@@ -118,6 +118,7 @@ typedef struct Handle {
     int closed;
     int lifecycle;         /* a thread is in __init__ or close() (cfl_lifecycle_claim) */
     char peek_headers;     /* consumer: records' headers may be checked in their bytes first (message.c) */
+    char cooperative;      /* consumer: its group rebalances incrementally (set from its configuration) */
     char io_on;             /* io_fd[] are open and the served queue writes to io_fd[1] */
     int io_fd[2];           /* asyncio wake-up pipe (io_event.c): read end, write end */
     rd_kafka_queue_t *aio_q;   /* results of awaited requests (sync commits), tagged by opaque */
