@@ -549,7 +549,10 @@ def test_close_with_a_cooperative_revoke_waiting(bootstrap: str, topic: str,
         stop.set()
         poller.join(10)
     first, second = events[0][1], events[2][1]
-    assert events[1] == "committed", events  # the member was still in the group
+    # The first revoke comes before the group can terminate, so its commit is answered: done, or
+    # refused when the coordinator already dropped the member (seen under load).
+    assert events[1] in ("committed", KafkaError.UNKNOWN_MEMBER_ID, KafkaError.ILLEGAL_GENERATION,
+                         KafkaError.REBALANCE_IN_PROGRESS), events
     assert not first & second and first | second == PARTS, events
     assert events[3] == KafkaError._DESTROY, events
 
