@@ -137,7 +137,6 @@ class ParallelBase:
         self._next_commit = now + self._options.commit_interval
         self._next_stats = now + self._options.stats_interval
 
-
     def _release(self, tps: List[TP]) -> None:
         """Forget partitions at once: lost ones, or those close() revokes after the final commit."""
         self._dispatcher.revoke(tps)
