@@ -20,7 +20,21 @@ def _operations(ops: Optional[List[Union[AclOperation, str, int]]]) -> Optional[
     return [to_enum(op, AclOperation) for op in ops]
 
 
-class ConsumerGroupListing:
+class _Group:
+    """What a listed and a described group both have; ``state`` and ``type`` only when given."""
+
+    state: ConsumerGroupState
+    type: ConsumerGroupType
+
+    def _set_state_and_type(self, state: Optional[Union[ConsumerGroupState, str, int]],
+                            type: Optional[Union[ConsumerGroupType, str, int]]) -> None:
+        if state is not None:
+            self.state = to_enum(state, ConsumerGroupState)
+        if type is not None:
+            self.type = to_enum(type, ConsumerGroupType)
+
+
+class ConsumerGroupListing(_Group):
     """One group found by :meth:`AdminClient.list_consumer_groups`. ``state`` and ``type`` are
     only set when known.
 
@@ -29,9 +43,6 @@ class ConsumerGroupListing:
     :param state: Its :class:`ConsumerGroupState` (or the member's name or value).
     :param type: Its :class:`ConsumerGroupType` (or the member's name or value).
     """
-
-    state: ConsumerGroupState
-    type: ConsumerGroupType
 
     def __init__(
         self,
@@ -42,10 +53,7 @@ class ConsumerGroupListing:
     ) -> None:
         self.group_id = group_id
         self.is_simple_consumer_group = is_simple_consumer_group
-        if state is not None:
-            self.state = to_enum(state, ConsumerGroupState)
-        if type is not None:
-            self.type = to_enum(type, ConsumerGroupType)
+        self._set_state_and_type(state, type)
 
 
 class ListConsumerGroupsResult:
@@ -100,7 +108,7 @@ class MemberDescription:
         self.group_instance_id = group_instance_id
 
 
-class ConsumerGroupDescription:
+class ConsumerGroupDescription(_Group):
     """One group described by :meth:`AdminClient.describe_consumer_groups`. ``state`` and
     ``type`` are only set when given; ``authorized_operations`` is None unless requested.
 
@@ -113,9 +121,6 @@ class ConsumerGroupDescription:
     :param authorized_operations: The operations allowed on the group.
     :param type: Its :class:`ConsumerGroupType` (or the member's name or value).
     """
-
-    state: ConsumerGroupState
-    type: ConsumerGroupType
 
     def __init__(
         self,
@@ -133,10 +138,7 @@ class ConsumerGroupDescription:
         self.members = members
         self.authorized_operations = _operations(authorized_operations)
         self.partition_assignor = partition_assignor
-        if state is not None:
-            self.state = to_enum(state, ConsumerGroupState)
-        if type is not None:
-            self.type = to_enum(type, ConsumerGroupType)
+        self._set_state_and_type(state, type)
         self.coordinator = coordinator
 
 

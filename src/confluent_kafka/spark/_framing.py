@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
+from ._registry import RegistryOptions, ResolvedSchema, client
 from ._schema import pyarrow, pyarrow_compute
 
 MAGIC = 0
@@ -65,6 +66,61 @@ def not_held(exc: Exception, ref: Ref) -> str:
     return f"names {describe(ref)}, which the Schema Registry does not hold ({exc.__cause__ or exc})"
 
 
+class SchemaIds:
+    """Which schema ids a column's records may carry: ids the registry holds, of ``kind``;
+    looked up once per id."""
+
+    def __init__(self, registry: RegistryOptions, kind: str, registry_client: Any = None) -> None:
+        self.registry = registry
+        self.kind = kind
+        self._client = registry_client
+        self._seen: Dict[Any, Optional[str]] = {}
+
+    def registry_client(self) -> Any:
+        """The process's registry client."""
+        return self._client if self._client is not None else client(self.registry)
+
+    def error(self, schema_id: "Ref", fmt: Optional[str] = None) -> Optional[str]:
+        """Why records with ``schema_id`` (an id, or a guid) cannot be read, or None."""
+        if schema_id in self._seen:
+            return self._seen[schema_id]
+        from ..schema_registry import SchemaRegistryError
+
+        why: Optional[str] = None
+        try:
+            schema = fetch(self.registry_client(), schema_id, fmt)
+            kind = (schema.schema_type or "AVRO").upper()
+            if kind != self.kind:
+                why = f"names {describe(schema_id)}, a {kind} schema, not {self.kind}"
+        except SchemaRegistryError as exc:
+            why = not_held(exc, schema_id)
+        self._seen[schema_id] = why
+        return why
+
+
+class ColumnDecoderBase:
+    """What the JSON and Protobuf decoders of one column (key or value) share: the column's
+    read plan, and the schema ids of ``kind`` its records may name."""
+
+    kind = ""
+    read_plan: Any  # the codec's ``read_plan(resolved)``
+
+    def __init__(self, resolved: ResolvedSchema, registry: RegistryOptions, registry_client: Any = None) -> None:
+        self.resolved = resolved
+        self.field = resolved.field
+        self.plan = self.read_plan(resolved)
+        self.ids = SchemaIds(registry, self.kind, registry_client)
+
+    def decode(self, column: Any, headers: Any = None) -> Tuple[Any, Dict[int, str]]:
+        """Decode the binary Arrow array ``column``; with ``headers`` (the batch's headers
+        column) a ``__<field>_schema_id`` header names a record's schema first.
+
+        :returns: the Arrow array of the column's Spark type (null where the value is null or
+            could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
+        """
+        raise NotImplementedError
+
+
 def does_not_fit(resolved: Any, exc: Exception) -> ValueError:
     """The error of a write whose column does not fit the schema ``resolved`` (``exc`` says where)."""
     return ValueError(f"the {resolved.field} column does not fit {resolved.describe()}: {exc}")
@@ -75,6 +131,25 @@ def row_not_written(resolved: Any, row: int, what: str, exc: Exception) -> Excep
     from ..serialization import SerializationError
 
     return SerializationError(f"the {resolved.field} of row {row} of this batch {what}: {exc}")
+
+
+def framed_rows(resolved: Any, header: bytes, values: Iterable[Any], encode: Callable[[Any], bytes], what: str) -> Any:
+    """The binary Arrow array of ``header + encode(value)`` for each of ``values`` (null for None).
+
+    :raises SerializationError: naming the row whose value ``encode`` refuses with ValueError or
+        TypeError; ``what`` says what it did not do (``cannot be written as JSON``).
+    """
+    out: List[Optional[bytes]] = []
+    for row, v in enumerate(values):
+        if v is None:
+            out.append(None)
+            continue
+        try:
+            out.append(header + encode(v))
+        except (ValueError, TypeError) as exc:
+            raise row_not_written(resolved, row, what, exc) from exc
+    pa = pyarrow()
+    return pa.array(out, pa.binary())
 
 
 @dataclass

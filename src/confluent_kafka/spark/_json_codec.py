@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from . import _framing
 from ._avro_types import list_converter, map_converter, record_converter, spark_arrow_type
-from ._registry import RegistryOptions, ResolvedSchema, client
+from ._registry import ResolvedSchema
 from ._schema import pyarrow, through_structs
 
 
@@ -385,46 +385,11 @@ def object_lines(data: Any, starts: Any, lengths: Any) -> bytes:
     return text
 
 
-class SchemaIds:
-    """Which schema ids a column's records may carry: ids the registry holds, of ``kind``;
-    looked up once per id."""
-
-    def __init__(self, registry: RegistryOptions, kind: str, registry_client: Any = None) -> None:
-        self.registry = registry
-        self.kind = kind
-        self._client = registry_client
-        self._seen: Dict[Any, Optional[str]] = {}
-
-    def registry_client(self) -> Any:
-        """The process's registry client."""
-        return self._client if self._client is not None else client(self.registry)
-
-    def error(self, schema_id: "_framing.Ref", fmt: Optional[str] = None) -> Optional[str]:
-        """Why records with ``schema_id`` (an id, or a guid) cannot be read, or None."""
-        if schema_id in self._seen:
-            return self._seen[schema_id]
-        from ..schema_registry import SchemaRegistryError
-
-        why: Optional[str] = None
-        try:
-            schema = _framing.fetch(self.registry_client(), schema_id, fmt)
-            kind = (schema.schema_type or "AVRO").upper()
-            if kind != self.kind:
-                why = f"names {_framing.describe(schema_id)}, a {kind} schema, not {self.kind}"
-        except SchemaRegistryError as exc:
-            why = _framing.not_held(exc, schema_id)
-        self._seen[schema_id] = why
-        return why
-
-
-class ColumnDecoder:
+class ColumnDecoder(_framing.ColumnDecoderBase):
     """Decodes one column (key or value) of framed JSON into the planned Spark type."""
 
-    def __init__(self, resolved: ResolvedSchema, registry: RegistryOptions, registry_client: Any = None) -> None:
-        self.resolved = resolved
-        self.field = resolved.field
-        self.plan = read_plan(resolved)
-        self.ids = SchemaIds(registry, "JSON", registry_client)
+    kind = "JSON"
+    read_plan = staticmethod(read_plan)
 
     def _fast(self, text: bytes, count: int, objects: bool = False) -> Optional[Any]:
         """pyarrow's JSON reader over ``text``: lines ``{"v": <payload>}``, or with ``objects``
@@ -449,12 +414,7 @@ class ColumnDecoder:
         return column if column.type == self.plan.arrow_type else column.cast(self.plan.arrow_type)
 
     def decode(self, column: Any, headers: Any = None) -> Tuple[Any, Dict[int, str]]:
-        """Decode the binary Arrow array ``column``; with ``headers`` (the batch's headers
-        column) a ``__<field>_schema_id`` header names a record's schema first.
-
-        :returns: the Arrow array of the column's Spark type (null where the value is null or
-            could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
-        """
+        """As :meth:`ColumnDecoderBase.decode`; pyarrow's JSON reader parses the column where it can."""
         import numpy as np
 
         pa = pyarrow()
@@ -697,19 +657,11 @@ class ColumnEncoder:
         """The framed JSON of every value of ``column`` (null stays null)."""
         from ._avro_codec import _rows
 
-        pa = pyarrow()
-        header, convert = self.header, self.convert
+        convert = self.convert
         dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
-        out: List[Optional[bytes]] = []
-        for row, v in enumerate(_rows(_arrow_ready(column, self.spark_type))):
-            if v is None:
-                out.append(None)
-                continue
-            try:
-                out.append(header + dumps(v if convert is None else convert(v)).encode())
-            except (ValueError, TypeError) as exc:
-                raise _framing.row_not_written(self.resolved, row, "cannot be written as JSON", exc) from exc
-        return pa.array(out, pa.binary())
+        return _framing.framed_rows(self.resolved, self.header, _rows(_arrow_ready(column, self.spark_type)),
+                                    lambda v: dumps(v if convert is None else convert(v)).encode(),
+                                    "cannot be written as JSON")
 
 
 __all__ = ["ColumnDecoder", "ColumnEncoder", "JsonSchemaError", "check_writable", "read_plan",

@@ -370,17 +370,16 @@ def batch_bytes(data: Any, starts: Any, lengths: Any) -> bytes:
     return framed
 
 
-class ColumnDecoder:
+class ColumnDecoder(_framing.ColumnDecoderBase):
     """Decodes one column (key or value) of framed Protobuf into the planned Spark type."""
+
+    kind = "PROTOBUF"
+    read_plan = staticmethod(read_plan)
 
     def __init__(self, resolved: ResolvedSchema, registry: RegistryOptions, registry_client: Any = None) -> None:
         from google.protobuf import descriptor_pb2, message_factory  # type: ignore[import-untyped,unused-ignore]
 
-        from ._json_codec import SchemaIds
-
-        self.resolved = resolved
-        self.field = resolved.field
-        self.plan = read_plan(resolved)
+        super().__init__(resolved, registry, registry_client)
         self.desc = descriptor(resolved)
         self.message_class = message_factory.GetMessageClass(self.desc)
         # The wrapper: message Batch { repeated <the message> items = 1; }, in the same pool.
@@ -398,7 +397,6 @@ class ColumnDecoder:
             wrapper = pool.FindMessageTypeByName(f"{package}.Batch")
         self.batch_class = message_factory.GetMessageClass(wrapper)
         self.column = _message_column(self.desc, self.plan.spark_type)
-        self.ids = SchemaIds(registry, "PROTOBUF", registry_client)
         self._writers: Dict[Tuple[Any, Tuple[int, ...]], Optional[str]] = {}
         from ..schema_registry.common.protobuf import _create_index_array
 
@@ -433,13 +431,7 @@ class ColumnDecoder:
         return why
 
     def decode(self, column: Any, headers: Any = None) -> Tuple[Any, Dict[int, str]]:
-        """Decode the binary Arrow array ``column``; with ``headers`` (the batch's headers
-        column) a ``__<field>_schema_id`` header (with the message indexes) names a record's
-        schema first.
-
-        :returns: the Arrow array of the column's Spark type (null where the value is null or
-            could not be decoded) and ``{row: why}`` for the rows that could not be decoded.
-        """
+        """As :meth:`ColumnDecoderBase.decode`; a header names the message indexes too."""
         import numpy as np
         from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
 
@@ -793,16 +785,7 @@ class ColumnEncoder:
         """
         from ._avro_codec import _rows
 
-        pa = pyarrow()
-        header, convert, cls = self.header, self.convert, self.message_class
-        out: List[Optional[bytes]] = []
-        for row, v in enumerate(_rows(_arrow_ready(column, self.spark_type))):
-            if v is None:
-                out.append(None)
-                continue
-            try:
-                out.append(header + cls(**convert(v)).SerializeToString())
-            except (ValueError, TypeError) as exc:
-                raise _framing.row_not_written(self.resolved, row, f"does not encode as {cls.DESCRIPTOR.full_name}",
-                                               exc) from exc
-        return pa.array(out, pa.binary())
+        convert, cls = self.convert, self.message_class
+        return _framing.framed_rows(self.resolved, self.header, _rows(_arrow_ready(column, self.spark_type)),
+                                    lambda v: cls(**convert(v)).SerializeToString(),
+                                    f"does not encode as {cls.DESCRIPTOR.full_name}")

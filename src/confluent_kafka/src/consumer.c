@@ -327,13 +327,21 @@ static PyObject *Consumer_subscription(Handle *self, PyObject *unused) {
     return list;
 }
 
-static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
+/* The partitions of an assignment change, as librdkafka's list; noted as the application's own
+ * assignment (no default one after the rebalance callback). NULL with an exception set. */
+static rd_kafka_topic_partition_list_t *assignment_change(Handle *self, PyObject *partitions) {
     if (check(self) < 0)
         return NULL;
     rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    if (c != NULL)
+        CFL_STORE_INT(&self->rebalance_assigned, 1);
+    return c;
+}
+
+static PyObject *Consumer_assign(Handle *self, PyObject *partitions) {
+    rd_kafka_topic_partition_list_t *c = assignment_change(self, partitions);
     if (c == NULL)
         return NULL;
-    CFL_STORE_INT(&self->rebalance_assigned, 1);
     rd_kafka_resp_err_t err;
     CFL_BLOCKING(self, err = rd_kafka_assign(self->rk, c));
     if (!err)
@@ -359,12 +367,9 @@ static PyObject *Consumer_unassign(Handle *self, PyObject *unused) {
 typedef rd_kafka_error_t *(*incr_fn)(rd_kafka_t *, const rd_kafka_topic_partition_list_t *);
 
 static PyObject *incremental(Handle *self, PyObject *partitions, incr_fn fn) {
-    if (check(self) < 0)
-        return NULL;
-    rd_kafka_topic_partition_list_t *c = cfl_tp_list_to_c(self->st, partitions, "partitions");
+    rd_kafka_topic_partition_list_t *c = assignment_change(self, partitions);
     if (c == NULL)
         return NULL;
-    CFL_STORE_INT(&self->rebalance_assigned, 1);
     rd_kafka_error_t *error;
     CFL_BLOCKING(self, error = fn(self->rk, c));
     if (error == NULL && fn == rd_kafka_incremental_unassign)

@@ -90,16 +90,21 @@ PyObject *cfl_error_new(cfl_state *st, rd_kafka_resp_err_t code, const char *rea
     return (PyObject *)self;
 }
 
-PyObject *cfl_error_newf(cfl_state *st, rd_kafka_resp_err_t code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
+static PyObject *error_newv(cfl_state *st, rd_kafka_resp_err_t code, const char *fmt, va_list ap) {
     PyObject *r = PyUnicode_FromFormatV(fmt, ap);
-    va_end(ap);
     if (r == NULL)
         return NULL;
     KafkaErrorObject *self = error_alloc(st->KafkaErrorType, code, r);
     Py_DECREF(r);
     return (PyObject *)self;
+}
+
+PyObject *cfl_error_newf(cfl_state *st, rd_kafka_resp_err_t code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *err = error_newv(st, code, fmt, ap);
+    va_end(ap);
+    return err;
 }
 
 PyObject *cfl_error_or_none(cfl_state *st, rd_kafka_resp_err_t code, const char *reason) {
@@ -142,13 +147,9 @@ PyObject *cfl_raise(cfl_state *st, rd_kafka_resp_err_t code, const char *reason)
 PyObject *cfl_raise_fmt(cfl_state *st, rd_kafka_resp_err_t code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    PyObject *r = PyUnicode_FromFormatV(fmt, ap);
+    PyObject *err = error_newv(st, code, fmt, ap);
     va_end(ap);
-    if (r == NULL)
-        return NULL;
-    KafkaErrorObject *err = error_alloc(st->KafkaErrorType, code, r);
-    Py_DECREF(r);
-    return raise_new(st, (PyObject *)err);
+    return raise_new(st, err);
 }
 
 PyObject *cfl_raise_prefixed(cfl_state *st, rd_kafka_resp_err_t code, const char *prefix) {

@@ -206,23 +206,15 @@ int cfl_record_headerless(const rd_kafka_message_t *rkm) {
     return value[rkm->len] == 0;
 }
 
-PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject *topic, int peek_headers) {
-    MessageObject *m = cfl_message_alloc(st);
-    if (m == NULL)
-        return NULL;
-    if (topic != NULL)
-        m->topic = Py_NewRef(topic);
-    else if (rkm->rkt != NULL && (m->topic = PyUnicode_FromString(rd_kafka_topic_name(rkm->rkt))) == NULL)
-        goto fail;
+/* The fields a record carries, from rkm: value, key, headers (detached from rkm, except from
+ * an error's record or where peek_headers finds there are none), partition, offset, timestamp
+ * and leader epoch. 0, or -1 with an exception set. */
+static int fill_fields(MessageObject *m, rd_kafka_message_t *rkm, int peek_headers) {
     if (rkm->payload != NULL &&
         (m->value = PyBytes_FromStringAndSize(rkm->payload, (Py_ssize_t)rkm->len)) == NULL)
-        goto fail;
-    if (rkm->key != NULL &&
-        (m->key = PyBytes_FromStringAndSize(rkm->key, (Py_ssize_t)rkm->key_len)) == NULL)
-        goto fail;
-    if (rkm->err != RD_KAFKA_RESP_ERR_NO_ERROR &&
-        (m->error = cfl_error_new(st, rkm->err, rd_kafka_message_errstr(rkm))) == NULL)
-        goto fail;
+        return -1;
+    if (rkm->key != NULL && (m->key = PyBytes_FromStringAndSize(rkm->key, (Py_ssize_t)rkm->key_len)) == NULL)
+        return -1;
     if (rkm->err == RD_KAFKA_RESP_ERR_NO_ERROR && !(peek_headers && cfl_record_headerless(rkm)))
         rd_kafka_message_detach_headers(rkm, &m->c_headers);
     m->partition = rkm->partition;
@@ -233,6 +225,22 @@ PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject 
     if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
         m->timestamp = 0;
     m->leader_epoch = rd_kafka_message_leader_epoch(rkm);
+    return 0;
+}
+
+PyObject *cfl_message_from_rkm(cfl_state *st, rd_kafka_message_t *rkm, PyObject *topic, int peek_headers) {
+    MessageObject *m = cfl_message_alloc(st);
+    if (m == NULL)
+        return NULL;
+    if (topic != NULL)
+        m->topic = Py_NewRef(topic);
+    else if (rkm->rkt != NULL && (m->topic = PyUnicode_FromString(rd_kafka_topic_name(rkm->rkt))) == NULL)
+        goto fail;
+    if (rkm->err != RD_KAFKA_RESP_ERR_NO_ERROR &&
+        (m->error = cfl_error_new(st, rkm->err, rd_kafka_message_errstr(rkm))) == NULL)
+        goto fail;
+    if (fill_fields(m, rkm, peek_headers) < 0)
+        goto fail;
     /* It holds only str, bytes and our KafkaError, which cannot lead back to it: leave it out of
      * the garbage collector's generations, whose collections otherwise grow with every batch of
      * consumed messages. It is tracked again as soon as it may hold anything else (track()). */
@@ -1045,22 +1053,7 @@ static int message_refill(MessageObject *m, rd_kafka_message_t *rkm, PyObject *t
     if (PyObject_GC_IsTracked((PyObject *)m))
         PyObject_GC_UnTrack(m); /* holds only str and bytes again (see cfl_message_from_rkm) */
     m->topic = Py_XNewRef(topic);
-    if (rkm->payload != NULL &&
-        (m->value = PyBytes_FromStringAndSize(rkm->payload, (Py_ssize_t)rkm->len)) == NULL)
-        return -1;
-    if (rkm->key != NULL && (m->key = PyBytes_FromStringAndSize(rkm->key, (Py_ssize_t)rkm->key_len)) == NULL)
-        return -1;
-    if (!(peek_headers && cfl_record_headerless(rkm)))
-        rd_kafka_message_detach_headers(rkm, &m->c_headers);
-    m->partition = rkm->partition;
-    m->offset = rkm->offset;
-    rd_kafka_timestamp_type_t tstype;
-    m->timestamp = rd_kafka_message_timestamp(rkm, &tstype);
-    m->tstype = (int)tstype;
-    if (tstype == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE)
-        m->timestamp = 0;
-    m->leader_epoch = rd_kafka_message_leader_epoch(rkm);
-    return 0;
+    return fill_fields(m, rkm, peek_headers);
 }
 
 PyObject *cfl_records_of_fetched(cfl_state *st, const CflRecordSpec *spec, rd_kafka_message_t **rkms,

@@ -36,16 +36,6 @@ class AsyncAvroSerializer(AvroSerializerSteps, AsyncBaseSerializer):
                        rule_registry: Any = None) -> None:
         await self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf), rule_conf, rule_registry)
 
-    async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
-        """Encode ``obj`` (see the synchronous serializer).
-
-        :param obj: the value; None gives None.
-        :param ctx: the serialization context.
-        :returns: the framed bytes.
-        """
-        result: Optional[bytes] = await self._run(self._serialize_op(obj, ctx))
-        return result
-
 
 @asyncinit
 class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
@@ -67,31 +57,13 @@ class AsyncAvroDeserializer(AvroDeserializerSteps, AsyncBaseDeserializer):
         await self._start(schema_registry_client, self._init_op(schema_str, from_dict, return_record_name, conf),
                           rule_conf, rule_registry)
 
-    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
-        """Decode framed Avro bytes (see the synchronous deserializer).
-
-        :param data: the bytes; None gives None.
-        :param ctx: the serialization context.
-        :returns: the record.
-        """
-        return await self._run(self._deserialize_op(data, ctx))
-
 
 class AsyncAvroSerializerBuilder(  # type: ignore[misc]
         _AvroSerializerSettings, AsyncBuild[AsyncAvroSerializer], SerializerBuilder):
-    """Builds an :class:`AsyncAvroSerializer` when an asyncio serializing producer
-    (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
-    returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
-    an :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
-
-    :param schema_registry_config: configuration of a client for the serializer to make and own.
-    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
-    :param schema: the Avro schema.
-    :param to_dict: ``to_dict(obj, ctx) -> dict``.
-    :param serializer_config: the serializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param serializer_init: a coroutine function awaited with the serializer once made.
+    """The asyncio form of :class:`AvroSerializerBuilder`, for an
+    :class:`~confluent_kafka.aio.AsyncSerializingProducer`: ``build()`` and ``serializer_init`` are
+    coroutines, and the registry client is an
+    :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
     """
 
     def _construct(self, client: Any) -> Any:
@@ -101,18 +73,9 @@ class AsyncAvroSerializerBuilder(  # type: ignore[misc]
 
 class AsyncAvroDeserializerBuilder(  # type: ignore[misc]
         _AvroDeserializerSettings, AsyncBuild[AsyncAvroDeserializer], DeserializerBuilder):
-    """Builds an :class:`AsyncAvroDeserializer` for an asyncio deserializing consumer (see
-    :class:`AsyncAvroSerializerBuilder`).
-
-    :param schema_registry_config: configuration of a client to make and own.
-    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
-    :param schema: the reader schema, if any.
-    :param from_dict: ``from_dict(dict, ctx) -> object``.
-    :param return_record_name: decode unions as (name, value) tuples.
-    :param deserializer_config: the deserializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param deserializer_init: a coroutine function awaited with the deserializer once made.
+    """The asyncio form of :class:`AvroDeserializerBuilder`, for an asyncio deserializing consumer:
+    ``build()`` and ``deserializer_init`` are coroutines, and the registry client is an
+    :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
     """
 
     def _construct(self, client: Any) -> Any:

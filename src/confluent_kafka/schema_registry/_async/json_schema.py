@@ -51,16 +51,6 @@ class AsyncJSONSerializer(JsonSerializerSteps, AsyncBaseSerializer):
         await self._start(schema_registry_client, self._init_op(schema_str, to_dict, conf, json_encode),
                           rule_conf, rule_registry)
 
-    async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
-        """Validate and encode ``obj`` (see the synchronous serializer).
-
-        :param obj: the value; None gives None.
-        :param ctx: the serialization context.
-        :returns: the framed bytes.
-        """
-        result: Optional[bytes] = await self._run(self._serialize_op(obj, ctx))
-        return result
-
 
 @asyncinit
 class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
@@ -83,32 +73,13 @@ class AsyncJSONDeserializer(JsonDeserializerSteps, AsyncBaseDeserializer):
         await self._start(schema_registry_client, self._init_op(schema_str, from_dict, conf, json_decode),
                           rule_conf, rule_registry)
 
-    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
-        """Decode and validate framed JSON bytes (see the synchronous deserializer).
-
-        :param data: the bytes; None gives None.
-        :param ctx: the serialization context.
-        :returns: the record.
-        """
-        return await self._run(self._deserialize_op(data, ctx))
-
 
 class AsyncJSONSerializerBuilder(  # type: ignore[misc]
         _JSONSerializerSettings, AsyncBuild[AsyncJSONSerializer], SerializerBuilder):
-    """Builds an :class:`AsyncJSONSerializer` when an asyncio serializing producer
-    (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
-    returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
-    an :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
-
-    :param schema_registry_config: configuration of a client for the serializer to make and own.
-    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
-    :param schema: the JSON Schema.
-    :param to_dict: ``to_dict(obj, ctx) -> dict``.
-    :param serializer_config: the serializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param json_encode: encodes a record as JSON text.
-    :param serializer_init: a coroutine function awaited with the serializer once made.
+    """The asyncio form of :class:`JSONSerializerBuilder`, for an
+    :class:`~confluent_kafka.aio.AsyncSerializingProducer`: ``build()`` and ``serializer_init`` are
+    coroutines, and the registry client is an
+    :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
     """
 
     def _construct(self, client: Any) -> Any:
@@ -118,18 +89,9 @@ class AsyncJSONSerializerBuilder(  # type: ignore[misc]
 
 class AsyncJSONDeserializerBuilder(  # type: ignore[misc]
         _JSONDeserializerSettings, AsyncBuild[AsyncJSONDeserializer], DeserializerBuilder):
-    """Builds an :class:`AsyncJSONDeserializer` for an asyncio deserializing consumer (see
-    :class:`AsyncJSONSerializerBuilder`).
-
-    :param schema_registry_config: configuration of a client to make and own.
-    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
-    :param schema: the reader schema, if any.
-    :param from_dict: ``from_dict(dict, ctx) -> object``.
-    :param deserializer_config: the deserializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param json_decode: decodes JSON text.
-    :param deserializer_init: a coroutine function awaited with the deserializer once made.
+    """The asyncio form of :class:`JSONDeserializerBuilder`, for an asyncio deserializing consumer:
+    ``build()`` and ``deserializer_init`` are coroutines, and the registry client is an
+    :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
     """
 
     def _construct(self, client: Any) -> Any:

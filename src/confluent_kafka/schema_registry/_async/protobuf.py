@@ -78,30 +78,13 @@ class AsyncProtobufDeserializer(ProtobufDeserializerSteps, AsyncBaseDeserializer
                        rule_registry: Any = None) -> None:
         await self._start(schema_registry_client, self._init_op(message_type, conf), rule_conf, rule_registry)
 
-    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
-        """Decode framed Protobuf bytes (see the synchronous deserializer).
-
-        :param data: the bytes; None gives None.
-        :param ctx: the serialization context.
-        :returns: an instance of the message type.
-        """
-        return await self._run(self._deserialize_op(data, ctx))
-
 
 class AsyncProtobufSerializerBuilder(  # type: ignore[misc]
         _ProtobufSerializerSettings, AsyncBuild[AsyncProtobufSerializer], SerializerBuilder):
-    """Builds an :class:`AsyncProtobufSerializer` when an asyncio serializing producer
-    (:class:`~confluent_kafka.aio.AsyncSerializingProducer`) is made with it; ``build()``
-    returns a coroutine, and the Schema Registry client made from ``schema_registry_config`` is
-    an :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
-
-    :param schema_registry_config: configuration of a client for the serializer to make and own.
-    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
-    :param message_type: the generated message class (required).
-    :param serializer_config: the serializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param serializer_init: a coroutine function awaited with the serializer once made.
+    """The asyncio form of :class:`ProtobufSerializerBuilder`, for an
+    :class:`~confluent_kafka.aio.AsyncSerializingProducer`: ``build()`` and ``serializer_init`` are
+    coroutines, and the registry client is an
+    :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
     """
 
     def _construct(self, client: Any) -> Any:
@@ -111,16 +94,9 @@ class AsyncProtobufSerializerBuilder(  # type: ignore[misc]
 
 class AsyncProtobufDeserializerBuilder(  # type: ignore[misc]
         _ProtobufDeserializerSettings, AsyncBuild[AsyncProtobufDeserializer], DeserializerBuilder):
-    """Builds an :class:`AsyncProtobufDeserializer` for an asyncio deserializing consumer (see
-    :class:`AsyncProtobufSerializerBuilder`).
-
-    :param schema_registry_config: configuration of a client to make and own.
-    :param schema_registry_client: the application's :class:`AsyncSchemaRegistryClient` instead.
-    :param message_type: the generated message class (required).
-    :param deserializer_config: the deserializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param deserializer_init: a coroutine function awaited with the deserializer once made.
+    """The asyncio form of :class:`ProtobufDeserializerBuilder`, for an asyncio deserializing consumer:
+    ``build()`` and ``deserializer_init`` are coroutines, and the registry client is an
+    :class:`~confluent_kafka.schema_registry.AsyncSchemaRegistryClient`.
     """
 
     def _construct(self, client: Any) -> Any:

@@ -161,6 +161,25 @@ class AsyncBaseSerde(SerdeBase):
 class AsyncBaseSerializer(AsyncBaseSerde, Serializer):
     """Base of the asynchronous Schema Registry serializers."""
 
+    async def __call__(self, obj: Any, ctx: Optional[SerializationContext] = None) -> Optional[bytes]:  # type: ignore[override]
+        """Encode ``obj`` as the format's synchronous serializer does (JSON: validated first).
+
+        :param obj: the value; None gives None.
+        :param ctx: the serialization context.
+        :returns: the framed bytes.
+        """
+        result: Optional[bytes] = await self._run(self._serialize_op(obj, ctx))
+        return result
+
 
 class AsyncBaseDeserializer(AsyncBaseSerde, Deserializer):
     """Base of the asynchronous Schema Registry deserializers."""
+
+    async def __call__(self, data: Optional[bytes], ctx: Optional[SerializationContext] = None) -> Any:
+        """Decode framed bytes as the format's synchronous deserializer does.
+
+        :param data: the bytes; None gives None.
+        :param ctx: the serialization context.
+        :returns: the record (for Protobuf, an instance of the message type).
+        """
+        return await self._run(self._deserialize_op(data, ctx))

@@ -111,21 +111,14 @@ class AvroDeserializer(AvroDeserializerSteps, BaseDeserializer):
 
 
 class AvroSerializerBuilder(_AvroSerializerSettings, SyncBuild[AvroSerializer], SerializerBuilder):
-    """Builds an :class:`AvroSerializer` when a
-    :class:`~confluent_kafka.SerializingProducer` is made with it as
-    ``key.serializer.builder`` or ``value.serializer.builder``; the producer closes the
-    serializer (and a Schema Registry client made from ``schema_registry_config``) when it is
-    closed. Every setting also has a chaining ``set_*`` method.
+    """Builds an :class:`AvroSerializer` for a :class:`~confluent_kafka.SerializingProducer` that is made
+    with it as ``key.serializer.builder`` or ``value.serializer.builder``, and closes it when the
+    producer is closed.
 
-    :param schema_registry_config: configuration of a Schema Registry client for the serializer
-        to make and own.
-    :param schema_registry_client: the application's client instead.
-    :param schema: the Avro schema.
-    :param to_dict: ``to_dict(obj, ctx) -> dict``.
-    :param serializer_config: the serializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param serializer_init: called with the serializer once made.
+    Its settings are keywords of the constructor and chaining ``set_<setting>`` methods (below):
+    ``schema_registry_config`` (a client it makes and closes) or ``schema_registry_client`` (yours),
+    ``schema``, ``to_dict``, ``serializer_config``, ``rule_config``, ``rule_registry`` and
+    ``serializer_init``.
     """
 
     def _construct(self, client: Any) -> "AvroSerializer":
@@ -134,20 +127,14 @@ class AvroSerializerBuilder(_AvroSerializerSettings, SyncBuild[AvroSerializer], 
 
 
 class AvroDeserializerBuilder(_AvroDeserializerSettings, SyncBuild[AvroDeserializer], DeserializerBuilder):
-    """Builds an :class:`AvroDeserializer` when a
-    :class:`~confluent_kafka.DeserializingConsumer` is made with it as
-    ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
-    :class:`AvroSerializerBuilder`).
+    """Builds an :class:`AvroDeserializer` for a :class:`~confluent_kafka.DeserializingConsumer` that is
+    made with it as ``key.deserializer.builder`` or ``value.deserializer.builder``, and closes it when
+    the consumer is closed.
 
-    :param schema_registry_config: configuration of a Schema Registry client to make and own.
-    :param schema_registry_client: the application's client instead.
-    :param schema: the reader schema, if any.
-    :param from_dict: ``from_dict(dict, ctx) -> object``.
-    :param return_record_name: decode unions as (name, value) tuples.
-    :param deserializer_config: the deserializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param deserializer_init: called with the deserializer once made.
+    Its settings are keywords of the constructor and chaining ``set_<setting>`` methods (below):
+    ``schema_registry_config`` (a client it makes and closes) or ``schema_registry_client`` (yours),
+    ``schema``, ``from_dict``, ``return_record_name``, ``deserializer_config``, ``rule_config``,
+    ``rule_registry`` and ``deserializer_init``.
     """
 
     def _construct(self, client: Any) -> "AvroDeserializer":

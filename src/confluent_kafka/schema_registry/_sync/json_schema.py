@@ -132,21 +132,14 @@ class JSONDeserializer(JsonDeserializerSteps, BaseDeserializer):
 
 
 class JSONSerializerBuilder(_JSONSerializerSettings, SyncBuild[JSONSerializer], SerializerBuilder):
-    """Builds a :class:`JSONSerializer` when a :class:`~confluent_kafka.SerializingProducer`
-    is made with it as ``key.serializer.builder`` or ``value.serializer.builder``; the producer
-    closes the serializer (and a Schema Registry client made from ``schema_registry_config``)
-    when it is closed. Every setting also has a chaining ``set_*`` method.
+    """Builds a :class:`JSONSerializer` for a :class:`~confluent_kafka.SerializingProducer` that is made
+    with it as ``key.serializer.builder`` or ``value.serializer.builder``, and closes it when the
+    producer is closed.
 
-    :param schema_registry_config: configuration of a Schema Registry client for the serializer
-        to make and own.
-    :param schema_registry_client: the application's client instead.
-    :param schema: the JSON Schema.
-    :param to_dict: ``to_dict(obj, ctx) -> dict``.
-    :param serializer_config: the serializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param json_encode: encodes a record as JSON text.
-    :param serializer_init: called with the serializer once made.
+    Its settings are keywords of the constructor and chaining ``set_<setting>`` methods (below):
+    ``schema_registry_config`` (a client it makes and closes) or ``schema_registry_client`` (yours),
+    ``schema``, ``to_dict``, ``serializer_config``, ``rule_config``, ``rule_registry``, ``json_encode``
+    and ``serializer_init``.
     """
 
     def _construct(self, client: Any) -> "JSONSerializer":
@@ -155,19 +148,14 @@ class JSONSerializerBuilder(_JSONSerializerSettings, SyncBuild[JSONSerializer], 
 
 
 class JSONDeserializerBuilder(_JSONDeserializerSettings, SyncBuild[JSONDeserializer], DeserializerBuilder):
-    """Builds a :class:`JSONDeserializer` when a :class:`~confluent_kafka.DeserializingConsumer`
-    is made with it as ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
-    :class:`JSONSerializerBuilder`).
+    """Builds a :class:`JSONDeserializer` for a :class:`~confluent_kafka.DeserializingConsumer` that is
+    made with it as ``key.deserializer.builder`` or ``value.deserializer.builder``, and closes it when
+    the consumer is closed.
 
-    :param schema_registry_config: configuration of a Schema Registry client to make and own.
-    :param schema_registry_client: the application's client instead.
-    :param schema: the reader schema, if any.
-    :param from_dict: ``from_dict(dict, ctx) -> object``.
-    :param deserializer_config: the deserializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param json_decode: decodes JSON text.
-    :param deserializer_init: called with the deserializer once made.
+    Its settings are keywords of the constructor and chaining ``set_<setting>`` methods (below):
+    ``schema_registry_config`` (a client it makes and closes) or ``schema_registry_client`` (yours),
+    ``schema``, ``from_dict``, ``deserializer_config``, ``rule_config``, ``rule_registry``,
+    ``json_decode`` and ``deserializer_init``.
     """
 
     def _construct(self, client: Any) -> "JSONDeserializer":

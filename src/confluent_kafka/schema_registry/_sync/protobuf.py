@@ -120,19 +120,14 @@ class ProtobufDeserializer(ProtobufDeserializerSteps, BaseDeserializer):
 
 
 class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SyncBuild[ProtobufSerializer], SerializerBuilder):
-    """Builds a :class:`ProtobufSerializer` when a :class:`~confluent_kafka.SerializingProducer`
-    is made with it as ``key.serializer.builder`` or ``value.serializer.builder``; the producer
-    closes the serializer (and a Schema Registry client made from ``schema_registry_config``)
-    when it is closed. Every setting also has a chaining ``set_*`` method.
+    """Builds a :class:`ProtobufSerializer` for a :class:`~confluent_kafka.SerializingProducer` that is
+    made with it as ``key.serializer.builder`` or ``value.serializer.builder``, and closes it when the
+    producer is closed.
 
-    :param schema_registry_config: configuration of a Schema Registry client for the serializer
-        to make and own.
-    :param schema_registry_client: the application's client instead.
-    :param message_type: the generated message class (required).
-    :param serializer_config: the serializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param serializer_init: called with the serializer once made.
+    Its settings are keywords of the constructor and chaining ``set_<setting>`` methods (below):
+    ``schema_registry_config`` (a client it makes and closes) or ``schema_registry_client`` (yours),
+    ``message_type``, ``serializer_config``, ``rule_config``, ``rule_registry`` and
+    ``serializer_init``.
     """
 
     def _construct(self, client: Any) -> "ProtobufSerializer":
@@ -140,18 +135,14 @@ class ProtobufSerializerBuilder(_ProtobufSerializerSettings, SyncBuild[ProtobufS
 
 
 class ProtobufDeserializerBuilder(_ProtobufDeserializerSettings, SyncBuild[ProtobufDeserializer], DeserializerBuilder):
-    """Builds a :class:`ProtobufDeserializer` when a
-    :class:`~confluent_kafka.DeserializingConsumer` is made with it as
-    ``key.deserializer.builder`` or ``value.deserializer.builder`` (see
-    :class:`ProtobufSerializerBuilder`).
+    """Builds a :class:`ProtobufDeserializer` for a :class:`~confluent_kafka.DeserializingConsumer` that
+    is made with it as ``key.deserializer.builder`` or ``value.deserializer.builder``, and closes it
+    when the consumer is closed.
 
-    :param schema_registry_config: configuration of a Schema Registry client to make and own.
-    :param schema_registry_client: the application's client instead.
-    :param message_type: the generated message class (required).
-    :param deserializer_config: the deserializer's configuration.
-    :param rule_config: configuration given to the rule executors and actions.
-    :param rule_registry: where rules find their executors and actions.
-    :param deserializer_init: called with the deserializer once made.
+    Its settings are keywords of the constructor and chaining ``set_<setting>`` methods (below):
+    ``schema_registry_config`` (a client it makes and closes) or ``schema_registry_client`` (yours),
+    ``message_type``, ``deserializer_config``, ``rule_config``, ``rule_registry`` and
+    ``deserializer_init``.
     """
 
     def _construct(self, client: Any) -> "ProtobufDeserializer":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import abc
 from enum import Enum
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ...serialization import SerializationError
 from ._rule_framework import RuleError
@@ -199,6 +199,25 @@ def evaluate_validation_rule(executor: ValidationRuleExecutor, rule: ValidationR
     else:
         raise SerializationError("Validation rule '{}' resolved to an unexpected type: {}".format(
             rule.name or "unnamed", type(result).__name__))
+
+
+def declared_rules(node: Dict[str, Any]) -> List[ValidationRule]:
+    """The inline rules an Avro or JSON Schema node (a record, field or property) declares
+    under :data:`VALIDATION_RULES_PROP`."""
+    return parse_validation_rules(node.get(VALIDATION_RULES_PROP))
+
+
+def evaluate_rules(executor: ValidationRuleExecutor, rules: Iterable[ValidationRule], schema: Any, value: Any,
+                   path: str, fail_fast: bool, out: List[ValidationRuleError]) -> bool:
+    """Evaluate ``rules`` on one value in turn (see :func:`evaluate_validation_rule`).
+
+    :returns: True to stop the walk: ``fail_fast`` and a rule failed.
+    """
+    for rule in rules:
+        evaluate_validation_rule(executor, rule, schema, value, path, out)
+        if fail_fast and out:
+            return True
+    return False
 
 
 def validation_settings(conf: dict) -> Tuple[ValidationRulesExecution, bool, Optional[ValidationRuleExecutor]]:  # type: ignore[type-arg]

@@ -22,8 +22,8 @@ from ..confluent.type.variant_utils import Variant
 from .schema_registry_client import Schema
 from .schema_registry_client import RuleMode
 from ._rule_framework import _keeps_field_result
+from ._validation import declared_rules, evaluate_rules
 from .serde import (
-    VALIDATION_RULES_PROP,
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
@@ -35,10 +35,7 @@ from .serde import (
     ValidationRuleError,
     ValidationRuleExecutor,
     ValidationRulesExecution,
-    _where,
     _with_context,
-    evaluate_validation_rule,
-    parse_validation_rules,
     framing_error,
     registry_call,
     wrap_error,
@@ -534,19 +531,15 @@ def _validate(executor: ValidationRuleExecutor, schema: AvroSchema, message: Any
     if not isinstance(message, dict):
         log.warning("Incompatible message type for record schema")
         return False
-    for rule in parse_validation_rules(schema.get(VALIDATION_RULES_PROP)):
-        evaluate_validation_rule(executor, rule, schema, message, path, out)
-        if fail_fast and out:
-            return True
+    if evaluate_rules(executor, declared_rules(schema), schema, message, path, fail_fast, out):
+        return True
     for fld in schema["fields"]:
         name = fld["name"]
         where = f"{path}.{name}" if path else name
         value = message.get(name)
-        if value is not None:
-            for rule in parse_validation_rules(fld.get(VALIDATION_RULES_PROP)):
-                evaluate_validation_rule(executor, rule, fld["type"], value, where, out)
-                if fail_fast and out:
-                    return True
+        if value is not None and evaluate_rules(executor, declared_rules(fld), fld["type"], value, where,
+                                                fail_fast, out):
+            return True
         if _validate(executor, fld["type"], value, where, fail_fast, out):
             return True
     return False

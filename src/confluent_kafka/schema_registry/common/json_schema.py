@@ -30,8 +30,8 @@ from referencing import Registry, Resource
 from ...serialization import SerializationContext, SerializationError
 from .schema_registry_client import RuleMode, Schema
 from ._rule_framework import _keeps_field_result
+from ._validation import declared_rules, evaluate_rules
 from .serde import (
-    VALIDATION_RULES_PROP,
     FieldTransform,
     FieldType,
     ParsedSchemaCache,
@@ -45,8 +45,6 @@ from .serde import (
     ValidationRulesExecution,
     _where,
     _with_context,
-    evaluate_validation_rule,
-    parse_validation_rules,
     framing_error,
     registry_call,
     wrap_error,
@@ -727,20 +725,15 @@ def _validate_object(executor: ValidationRuleExecutor, schema: Dict[str, Any], r
     # Declared properties only: additionalProperties and patternProperties are not walked.
     if not isinstance(message, dict):
         return False
-    for rule in parse_validation_rules(schema.get(VALIDATION_RULES_PROP)):
-        evaluate_validation_rule(executor, rule, schema, message, path, out)
-        if fail_fast and out:
-            return True
+    if evaluate_rules(executor, declared_rules(schema), schema, message, path, fail_fast, out):
+        return True
     for name, prop in (schema.get("properties") or {}).items():
         if not isinstance(prop, dict):
             continue
         where = f"{path}.{name}"
         value = message.get(name)
-        if value is not None:
-            for rule in parse_validation_rules(prop.get(VALIDATION_RULES_PROP)):
-                evaluate_validation_rule(executor, rule, prop, value, where, out)
-                if fail_fast and out:
-                    return True
+        if value is not None and evaluate_rules(executor, declared_rules(prop), prop, value, where, fail_fast, out):
+            return True
         if _validate(executor, prop, ref_registry, ref_resolver, where, value, fail_fast, out):
             return True
     return False

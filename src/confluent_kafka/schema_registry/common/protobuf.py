@@ -50,6 +50,7 @@ from ..confluent.type.variant_utils import Variant
 from ..confluent.types import decimal_pb2 as legacy_decimal_pb2
 from .schema_registry_client import RuleMode, Schema, SchemaReference
 from ._rule_framework import _keeps_field_result
+from ._validation import evaluate_rules
 from .serde import (
     FieldTransform,
     FieldType,
@@ -64,7 +65,6 @@ from .serde import (
     ValidationRuleExecutor,
     ValidationRulesExecution,
     _where,
-    evaluate_validation_rule,
     framing_error,
     registry_call,
     wrap_error,
@@ -934,10 +934,9 @@ def _validate(executor: ValidationRuleExecutor, descriptor: Descriptor, message:
     to stop (fail fast after a failure)."""
     if descriptor is None or not isinstance(message, Message):
         return False
-    for rule in _rules_of(descriptor.GetOptions(), meta_pb2.message_meta):
-        evaluate_validation_rule(executor, rule, descriptor, message if view is None else view, path, out)
-        if fail_fast and out:
-            return True
+    if evaluate_rules(executor, _rules_of(descriptor.GetOptions(), meta_pb2.message_meta), descriptor,
+                      message if view is None else view, path, fail_fast, out):
+        return True
     for fd in message.DESCRIPTOR.fields:
         schema_fd = descriptor.fields_by_number.get(fd.number)
         if schema_fd is None:
@@ -947,11 +946,9 @@ def _validate(executor: ValidationRuleExecutor, descriptor: Descriptor, message:
         value = getattr(message, fd.name)
         view_value = None if view is None else getattr(view, schema_fd.name)
         where = f"{path}.{schema_fd.name}" if path else schema_fd.name
-        for rule in _rules_of(schema_fd.GetOptions(), meta_pb2.field_meta):
-            evaluate_validation_rule(executor, rule, schema_fd, value if view_value is None else view_value, where,
-                                     out)
-            if fail_fast and out:
-                return True
+        if evaluate_rules(executor, _rules_of(schema_fd.GetOptions(), meta_pb2.field_meta), schema_fd,
+                          value if view_value is None else view_value, where, fail_fast, out):
+            return True
         if fd.type != FieldDescriptor.TYPE_MESSAGE or schema_fd.type != FieldDescriptor.TYPE_MESSAGE:
             continue
         if _validate_children(executor, fd, schema_fd, value, view_value, where, fail_fast, out):

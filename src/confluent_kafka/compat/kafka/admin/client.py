@@ -15,7 +15,7 @@ import time
 import uuid
 import warnings
 from collections import defaultdict
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Type, cast
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Type, cast
 
 import confluent_kafka as _ck
 import confluent_kafka.admin as _cka
@@ -839,24 +839,14 @@ class KafkaAdminClient:
             ``incremental``, or an unknown operation.
         :raises TypeError: for configs that are not a dict.
         """
-        timeout = self._seconds()
-        resources = list(config_resources)
-        if raise_on_unknown:
-            self._check_known(resources, timeout)
-        if incremental is not False:
-            plans: List[Tuple[ConfigResource, Any]] = [(r, self._operations(r.configs)) for r in resources]
-            try:
-                return self._send_alter(plans, validate_only, True, timeout)
-            except _INCOMPATIBLE:
-                if incremental:
-                    raise
-        plans = []
-        for r in resources:
+        def whole(r: ConfigResource, timeout: float) -> Dict[str, Any]:
             wanted = self._set_only(r.configs)
             merged = {k: v for k, v in self._modified(r, timeout).items() if k not in wanted}
             merged.update(wanted)
-            plans.append((r, merged))
-        return self._send_alter(plans, validate_only, False, timeout)
+            return merged
+
+        return self._change_configs(config_resources, validate_only, raise_on_unknown, incremental,
+                                    lambda r, _: self._operations(r.configs), whole)
 
     def reset_configs(self, config_resources: List[ConfigResource], validate_only: bool = False,
                       raise_on_unknown: bool = True, incremental: Optional[bool] = None) -> Dict[str, Dict[str, str]]:
@@ -867,27 +857,35 @@ class KafkaAdminClient:
         :returns: ``{resource_type: {name: 'OK' or the error text}}``.
         :raises ValueError: for an unknown key (``raise_on_unknown``).
         """
+        def deletes(r: ConfigResource, timeout: float) -> List[Tuple[str, int, None]]:
+            keys = list(r.configs) if r.configs else list(self._modified(r, timeout))
+            return [(k, AlterConfigOp.DELETE.value, None) for k in keys]
+
+        def kept(r: ConfigResource, timeout: float) -> Dict[str, Any]:
+            if not r.configs:
+                return {}
+            return {k: v for k, v in self._modified(r, timeout).items() if k not in set(r.configs)}
+
+        return self._change_configs(config_resources, validate_only, raise_on_unknown, incremental, deletes, kept)
+
+    def _change_configs(self, config_resources: List[ConfigResource], validate_only: bool, raise_on_unknown: bool,
+                        incremental: Optional[bool], operations: Callable[[ConfigResource, float], Any],
+                        whole: Callable[[ConfigResource, float], Dict[str, Any]]) -> Dict[str, Dict[str, str]]:
+        """Change configs as :meth:`alter_configs` and :meth:`reset_configs` do: each resource's
+        ``operations`` through IncrementalAlterConfigs, or (``incremental`` False, or None and a
+        broker without it) its ``whole`` new set of values through AlterConfigs."""
         timeout = self._seconds()
         resources = list(config_resources)
         if raise_on_unknown:
             self._check_known(resources, timeout)
         if incremental is not False:
-            plans: List[Tuple[ConfigResource, Any]] = []
-            for r in resources:
-                keys = list(r.configs) if r.configs else list(self._modified(r, timeout))
-                plans.append((r, [(k, AlterConfigOp.DELETE.value, None) for k in keys]))
+            plans: List[Tuple[ConfigResource, Any]] = [(r, operations(r, timeout)) for r in resources]
             try:
                 return self._send_alter(plans, validate_only, True, timeout)
             except _INCOMPATIBLE:
                 if incremental:
                     raise
-        plans = []
-        for r in resources:
-            keep = {}
-            if r.configs:
-                keep = {k: v for k, v in self._modified(r, timeout).items() if k not in set(r.configs)}
-            plans.append((r, keep))
-        return self._send_alter(plans, validate_only, False, timeout)
+        return self._send_alter([(r, whole(r, timeout)) for r in resources], validate_only, False, timeout)
 
     # ---- groups ------------------------------------------------------------------------------
 
@@ -1163,16 +1161,9 @@ class KafkaAdminClient:
         :returns: ``{'succeeded': [ACL], 'failed': [error class]}``.
         :raises IllegalArgumentError: for an item that is not an :class:`ACL`.
         """
-        for acl in acls:
-            if not isinstance(acl, ACL):
-                raise IllegalArgumentError("acls must contain ACL objects")
-        timeout = self._seconds()
-        bindings = [self._binding(acl, concrete=True) for acl in acls]
-        futures = call(self._admin.create_acls, list(dict.fromkeys(bindings)), request_timeout=timeout) \
-            if bindings else {}
         results: Dict[str, List[Any]] = {"succeeded": [], "failed": []}
-        for acl, binding in zip(acls, bindings):
-            _, err = _outcome(futures[binding])
+        for acl, (_, err) in self._acl_requests(self._admin.create_acls, acls, ACL,
+                                                "acls must contain ACL objects"):
             if err is None:
                 results["succeeded"].append(acl)
             else:
@@ -1185,18 +1176,23 @@ class KafkaAdminClient:
         :returns: one ``(filter, [ACL deleted], NoError or the error class)`` per filter.
         :raises IllegalArgumentError: for an item that is not an :class:`ACLFilter`.
         """
-        for flt in acl_filters:
-            if not isinstance(flt, ACLFilter):
-                raise IllegalArgumentError("acl_filters must contain ACLFilter type objects")
+        return [(flt, [self._acl(b) for b in (res or [])], _error_class(err))
+                for flt, (res, err) in self._acl_requests(self._admin.delete_acls, acl_filters, ACLFilter,
+                                                          "acl_filters must contain ACLFilter type objects")]
+
+    def _acl_requests(self, op: Any, items: List[Any], kind: type, wrong: str) -> List[Tuple[Any, Tuple[Any, Any]]]:
+        """Each of ``items`` (ACLs to create, or filters to delete by) with the outcome of its
+        binding in one ``op`` call; equal bindings are sent once.
+
+        :raises IllegalArgumentError: with the text ``wrong`` for an item not of ``kind``.
+        """
+        for item in items:
+            if not isinstance(item, kind):
+                raise IllegalArgumentError(wrong)
         timeout = self._seconds()
-        natives = [self._binding(flt, concrete=False) for flt in acl_filters]
-        futures = call(self._admin.delete_acls, list(dict.fromkeys(natives)), request_timeout=timeout) \
-            if natives else {}
-        out = []
-        for flt, native in zip(acl_filters, natives):
-            res, err = _outcome(futures[native])
-            out.append((flt, [self._acl(b) for b in (res or [])], _error_class(err)))
-        return out
+        natives = [self._binding(item, concrete=kind is ACL) for item in items]
+        futures = call(op, list(dict.fromkeys(natives)), request_timeout=timeout) if natives else {}
+        return [(item, _outcome(futures[native])) for item, native in zip(items, natives)]
 
     # ---- cluster -----------------------------------------------------------------------------
 

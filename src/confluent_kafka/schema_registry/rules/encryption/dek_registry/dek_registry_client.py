@@ -9,7 +9,7 @@ import base64
 import threading
 import urllib.parse
 from enum import Enum
-from typing import Any, Dict, List, Optional, Type, TypeVar
+from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
 from attrs import define as _define
 from attrs import field as _field
@@ -45,12 +45,27 @@ def _props(value: Any) -> Optional[KekKmsProps]:
     return None if value is None else KekKmsProps.from_dict(value)
 
 
-_KEK_FIELDS = (Field("name", "name"), Field("kms_type", "kmsType"), Field("kms_key_id", "kmsKeyId"),
-               Field("kms_props", "kmsProps", _opt(_to_dict), _props), Field("doc", "doc"), Field("shared", "shared"))
+_KEK_FIELDS: Tuple[Field, ...] = (
+    Field("name", "name"), Field("kms_type", "kmsType"), Field("kms_key_id", "kmsKeyId"),
+    Field("kms_props", "kmsProps", _opt(_to_dict), _props), Field("doc", "doc"), Field("shared", "shared"))
 
 
 @_define
-class Kek(_Document):
+class _KekBody(_Document):
+    """The settings of a KEK, which both a KEK and its registration carry."""
+
+    name: Optional[str]
+    kms_type: Optional[str]
+    kms_key_id: Optional[str]
+    kms_props: Optional[KekKmsProps]
+    doc: Optional[str]
+    shared: Optional[bool]
+
+    _fields = _KEK_FIELDS
+
+
+@_define
+class Kek(_KekBody):
     """A key-encryption key: a named KMS key (``kms_type``, ``kms_key_id``).
 
     :ivar name: the KEK's name.
@@ -63,12 +78,6 @@ class Kek(_Document):
     :ivar deleted: whether it is deleted.
     """
 
-    name: Optional[str]
-    kms_type: Optional[str]
-    kms_key_id: Optional[str]
-    kms_props: Optional[KekKmsProps]
-    doc: Optional[str]
-    shared: Optional[bool]
     ts: Optional[int] = _field(default=None)
     deleted: Optional[bool] = _field(default=None)
 
@@ -76,7 +85,7 @@ class Kek(_Document):
 
 
 @_define
-class CreateKekRequest(_Document):
+class CreateKekRequest(_KekBody):
     """The body of a KEK registration.
 
     :ivar name: the KEK's name.
@@ -86,15 +95,6 @@ class CreateKekRequest(_Document):
     :ivar doc: a description.
     :ivar shared: whether the KMS key is shared.
     """
-
-    name: Optional[str]
-    kms_type: Optional[str]
-    kms_key_id: Optional[str]
-    kms_props: Optional[KekKmsProps]
-    doc: Optional[str]
-    shared: Optional[bool]
-
-    _fields = _KEK_FIELDS
 
 
 class DekAlgorithm(str, Enum):
