@@ -157,6 +157,12 @@ DIFFERENCES: dict[str, str] = {
     "clients::scenario_timeout_nan":
         "A NaN timeout raises ValueError('timeout must not be NaN'); upstream converts NaN to a C int, which "
         "is undefined behaviour (poll may wait or not).",
+    "config::scenario_ints_beyond_32_bits":
+        "librdkafka keeps int properties in 32 bits and casts what strtol() read, so 2**32 + 5 becomes 5; "
+        "where that is in the property's range upstream takes it without a word (queue.buffering.max.messages "
+        "5). Here the constructor raises KafkaException(_INVALID_ARG) naming the property, the value and what "
+        "librdkafka would have kept. Text properties and numbers within 32 bits are taken as upstream takes "
+        "them. Pinned by tests/unit/test_config.py::test_an_int_librdkafka_would_wrap_is_refused.",
     "clients::scenario_producer_close_arguments":
         "Producer.close(timeout=...) bounds how long close() delivers what is queued, so its argument is "
         "checked like any timeout; upstream's close() takes no timeout and ignores whatever it is given.",

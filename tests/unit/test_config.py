@@ -41,6 +41,35 @@ def test_bad_value_is_invalid_arg(key: str, value: object) -> None:
     assert key in info.value.args[0].str()
 
 
+@pytest.mark.parametrize("key,value,wrapped", [
+    ("queue.buffering.max.messages", 2**32 + 5, "5"),
+    ("queue.buffering.max.messages", str(2**32 + 5), "5"),
+    ("queue.buffering.max.messages", "0x100000005", "5"),
+    ("queue.buffering.max.messages", -2**32 + 5, "5"),
+    ("message.timeout.ms", 2**32 + 5000, "5000"),  # a topic property on the client's configuration
+])
+def test_an_int_librdkafka_would_wrap_is_refused(key: str, value: object, wrapped: str) -> None:
+    """librdkafka keeps int properties in 32 bits and casts what strtol() read: 2**32 + 5 would be
+    taken as 5, silently, where 5 is in the property's range (the 2.16.1 wheel takes it so)."""
+    for conf in ({key: value}, {"default.topic.config": {key: value}}):
+        with pytest.raises(KafkaException) as info:
+            Producer(conf)
+        err = info.value.args[0]
+        assert err.code() == KafkaError._INVALID_ARG
+        assert err.str() == (f'Configuration property "{key}" value {value} does not fit the 32-bit int '
+                             f"librdkafka keeps (it would be read as {wrapped})")
+
+
+@pytest.mark.parametrize("conf", [
+    {"client.id": 2**40}, {"client.id": str(2**40)}, {"client.id": 2**250},
+    {"queue.buffering.max.messages": 2**31 - 1}, {"message.timeout.ms": 2**31 - 1},
+])
+def test_numbers_librdkafka_keeps_as_given_are_taken(conf: dict) -> None:
+    """Only a number librdkafka would keep as another is refused: a text property keeps a large
+    one as given, and int32's own bounds fit."""
+    _close(Producer(conf))
+
+
 def test_non_string_key_is_configured_by_its_str() -> None:
     """Keys and values go to librdkafka as str(): an int key names a property that does not exist."""
     with pytest.raises(KafkaException) as info:

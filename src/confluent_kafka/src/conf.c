@@ -4,12 +4,41 @@
  * KafkaException(_INVALID_ARG) with librdkafka's own words. */
 #include "conf.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
 #include "error.h"
 
 /* Keys whose None value is passed on as the text "None" rather than unsetting the property, as
  * confluent-kafka 2.x does for them. */
 static int none_is_text(const char *key) {
     return !strcmp(key, "debug") || !strcmp(key, "plugin.library.paths");
+}
+
+/* librdkafka reads an int property with (int)strtol(): a number beyond 32 bits wraps, and where
+ * the wrapped number is in the property's range it is taken without a word (2**32 + 5 as 5).
+ * After librdkafka took `v`, the number it kept is compared with the one given; a difference is
+ * refused. Only integer texts outside int32 are checked: strings and doubles read back as given. */
+static int refuse_wrapped(cfl_state *st, const rd_kafka_conf_t *conf, const char *k, const char *v) {
+    char *end;
+    errno = 0;
+    long long given = strtoll(v, &end, 0);
+    int given_huge = errno == ERANGE; /* beyond 64 bits: librdkafka's strtol() saturates too */
+    if (end == v || *end != '\0' || (!given_huge && given >= INT_MIN && given <= INT_MAX))
+        return 0;
+    char kept[128];
+    size_t size = sizeof(kept);
+    if (rd_kafka_conf_get(conf, k, kept, &size) != RD_KAFKA_CONF_OK || size > sizeof(kept))
+        return 0;
+    errno = 0;
+    long long read = strtoll(kept, &end, 10);
+    if (end == kept || *end != '\0' || errno == ERANGE || (!given_huge && read == given))
+        return 0; /* not an int property (a string keeps the text as given) */
+    cfl_raise_fmt(st, RD_KAFKA_RESP_ERR__INVALID_ARG,
+                  "Configuration property \"%s\" value %s does not fit the 32-bit int librdkafka keeps "
+                  "(it would be read as %s)", k, v, kept);
+    return -1;
 }
 
 /* Set one librdkafka property: value None unsets it (NULL), anything else goes as str(value). */
@@ -25,12 +54,15 @@ static int conf_set(cfl_state *st, rd_kafka_conf_t *conf, const char *k, PyObjec
     }
     char errstr[512];
     rd_kafka_conf_res_t res = rd_kafka_conf_set(conf, k, v, errstr, sizeof(errstr));
-    Py_XDECREF(vs);
+    int rc = 0;
     if (res != RD_KAFKA_CONF_OK) {
         cfl_raise(st, RD_KAFKA_RESP_ERR__INVALID_ARG, errstr);
-        return -1;
+        rc = -1;
+    } else if (v != NULL) {
+        rc = refuse_wrapped(st, conf, k, v);
     }
-    return 0;
+    Py_XDECREF(vs);
+    return rc;
 }
 
 /* A callback key: anything callable is kept in *slot; else `exc` with `message`. */

@@ -174,6 +174,18 @@ def scenario_bad_keys_and_values() -> Any:
     })
 
 
+def scenario_ints_beyond_32_bits() -> Any:
+    return _cases({
+        "2**32 + 5 where 5 is in range": lambda: Producer({**B, "queue.buffering.max.messages": 2**32 + 5}),
+        "as text": lambda: Producer({**B, "queue.buffering.max.messages": str(2**32 + 5)}),
+        "a topic property": lambda: Producer({**B, "message.timeout.ms": 2**32 + 5000}),
+        "in default.topic.config": lambda: Producer({**B, "default.topic.config": {"message.timeout.ms": 2**32 + 5000}}),
+        "consumer": lambda: Consumer({**G, "auto.commit.interval.ms": 2**32 + 1000}),
+        "a text property keeps it": lambda: Producer({**B, "client.id": 2**40}),
+        "int32 max": lambda: Producer({**B, "queue.buffering.max.messages": 2**31 - 1}),
+    })
+
+
 def scenario_client_creation_failures() -> Any:
     """Settings librdkafka accepts one by one but refuses when the client is made."""
     return _cases({

@@ -270,8 +270,8 @@ class AIOKafkaProducer:
         # are out fill the next batches. The cost: without enable_idempotence a retried request can
         # land after a later one (idempotent, librdkafka keeps up to five in order). More would
         # serve keyed records spread over many partitions sooner, but with linger.ms 0 would also
-        # split the records of one partition into many small requests. See docs/aiokafka.md for
-        # the measurements.
+        # split the records of one partition into many small requests. docs/aiokafka.md says why;
+        # docs/performance.md's keyed send-and-wait row is the case that pays for it.
         conf["max.in.flight.requests.per.connection"] = 5
         if max_batch_size == _PRODUCER_DEFAULTS["max_batch_size"]:
             # aiokafka's request holds one batch per partition, librdkafka's one partition: 16 KB
