@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Iterable, Iterator, List, Union, overload
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Tuple, Union, overload
 
 if TYPE_CHECKING:
     from .cimpl import Message
@@ -28,6 +28,10 @@ class ThrottleEvent:
         "broker_id": "The broker's node id.",
         "throttle_time": "How long the broker throttles this client, in seconds.",
     }
+
+    # Upstream defines the class in the package itself: pickles name it there, so they load on
+    # either side.
+    __module__ = "confluent_kafka"
 
     broker_name: str
     broker_id: int
@@ -59,6 +63,15 @@ class ThrottleEvent:
 
     def __hash__(self) -> int:
         return hash((self.broker_name, self.broker_id, self.throttle_time))
+
+    def __reduce__(self) -> Tuple[type, Tuple[str, int, float]]:
+        # Rebuilt through the constructor, which upstream's class shares.
+        return (ThrottleEvent, (self.broker_name, self.broker_id, self.throttle_time))
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        """Take the state of an upstream pickle: its instance's ``__dict__``."""
+        for name in self.__slots__:
+            setattr(self, name, state[name])
 
 
 # The admin model types upstream defines in this module (confluent_kafka._model): they live with

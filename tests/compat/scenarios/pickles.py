@@ -1,4 +1,4 @@
-"""Pickles of Message and TopicPartition crossing between this package and upstream.
+"""Pickles of Message, TopicPartition and ThrottleEvent crossing between this package and upstream.
 
 Each ``dump_*`` pickles a set of values (every protocol) on its side; each ``crossed_*`` loads both
 sides' pickles and observes what came back, so a pickle one package makes must load, with the
@@ -12,7 +12,7 @@ import copy
 import pickle
 from typing import Any, Callable
 
-from confluent_kafka import KafkaError, Message, TopicPartition
+from confluent_kafka import KafkaError, Message, ThrottleEvent, TopicPartition
 
 from observe import data, outcome, raised
 
@@ -130,6 +130,20 @@ def dump_topic_partitions_with_error() -> Any:
 
 def crossed_topic_partitions_with_error(given: dict[str, Any]) -> Any:
     return _load(given, tp_fields)
+
+
+def throttle_fields(ev: Any) -> dict[str, Any]:
+    return {"type": type(ev).__name__, "str": str(ev),
+            **{name: outcome(getattr, ev, name) for name in ("broker_name", "broker_id", "throttle_time")}}
+
+
+def dump_throttle_events() -> Any:
+    return _dump({"event": lambda: ThrottleEvent("127.0.0.1:9092/1", 1, 0.25),
+                  "keywords": lambda: ThrottleEvent(broker_name="b\u00e9", broker_id=-1, throttle_time=0.0)})
+
+
+def crossed_throttle_events(given: dict[str, Any]) -> Any:
+    return _load(given, throttle_fields)
 
 
 def scenario_message_copies() -> Any:
