@@ -45,6 +45,7 @@ def test_bad_value_is_invalid_arg(key: str, value: object) -> None:
     ("queue.buffering.max.messages", 2**32 + 5, "5"),
     ("queue.buffering.max.messages", str(2**32 + 5), "5"),
     ("queue.buffering.max.messages", "0x100000005", "5"),
+    ("queue.buffering.max.messages", "4294967301 ", "5"),  # librdkafka reads the leading number
     ("queue.buffering.max.messages", -2**32 + 5, "5"),
     ("message.timeout.ms", 2**32 + 5000, "5000"),  # a topic property on the client's configuration
 ])
@@ -61,7 +62,7 @@ def test_an_int_librdkafka_would_wrap_is_refused(key: str, value: object, wrappe
 
 
 @pytest.mark.parametrize("conf", [
-    {"client.id": 2**40}, {"client.id": str(2**40)}, {"client.id": 2**250},
+    {"client.id": 2**40}, {"client.id": str(2**40)}, {"client.id": 2**250}, {"client.id": "4294967301 x"},
     {"queue.buffering.max.messages": 2**31 - 1}, {"message.timeout.ms": 2**31 - 1},
 ])
 def test_numbers_librdkafka_keeps_as_given_are_taken(conf: dict) -> None:

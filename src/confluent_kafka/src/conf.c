@@ -19,13 +19,15 @@ static int none_is_text(const char *key) {
 /* librdkafka reads an int property with (int)strtol(): a number beyond 32 bits wraps, and where
  * the wrapped number is in the property's range it is taken without a word (2**32 + 5 as 5).
  * After librdkafka took `v`, the number it kept is compared with the one given; a difference is
- * refused. Only integer texts outside int32 are checked: strings and doubles read back as given. */
+ * refused. Only texts that start with a number outside int32 are checked, and only where what
+ * librdkafka kept reads back as a whole int: text and double properties keep their text. */
 static int refuse_wrapped(cfl_state *st, const rd_kafka_conf_t *conf, const char *k, const char *v) {
     char *end;
     errno = 0;
     long long given = strtoll(v, &end, 0);
     int given_huge = errno == ERANGE; /* beyond 64 bits: librdkafka's strtol() saturates too */
-    if (end == v || *end != '\0' || (!given_huge && given >= INT_MIN && given <= INT_MAX))
+    /* As librdkafka reads it: the leading number, whatever follows ("4294967301 " too). */
+    if (end == v || (!given_huge && given >= INT_MIN && given <= INT_MAX))
         return 0;
     char kept[128];
     size_t size = sizeof(kept);
