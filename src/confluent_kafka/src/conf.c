@@ -16,6 +16,14 @@ static int none_is_text(const char *key) {
     return !strcmp(key, "debug") || !strcmp(key, "plugin.library.paths");
 }
 
+size_t cfl_conf_text(const rd_kafka_conf_t *conf, const char *name, char *dest, size_t size) {
+    size_t needed = size; /* librdkafka copies what fits and answers the size the value needs */
+    dest[0] = '\0';
+    if (rd_kafka_conf_get(conf, name, dest, &needed) != RD_KAFKA_CONF_OK)
+        return 0;
+    return needed > 0 ? needed - 1 : 0;
+}
+
 /* librdkafka reads an int property with (int)strtol(): a number beyond 32 bits wraps, and where
  * the wrapped number is in the property's range it is taken without a word (2**32 + 5 as 5).
  * After librdkafka took `v`, the number it kept is compared with the one given; a difference is
@@ -30,8 +38,8 @@ static int refuse_wrapped(cfl_state *st, const rd_kafka_conf_t *conf, const char
     if (end == v || (!given_huge && given >= INT_MIN && given <= INT_MAX))
         return 0;
     char kept[128];
-    size_t size = sizeof(kept);
-    if (rd_kafka_conf_get(conf, k, kept, &size) != RD_KAFKA_CONF_OK || size > sizeof(kept))
+    size_t len = cfl_conf_text(conf, k, kept, sizeof(kept));
+    if (len == 0 || len >= sizeof(kept))
         return 0;
     errno = 0;
     long long read = strtoll(kept, &end, 10);
@@ -298,10 +306,8 @@ rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObje
     Py_DECREF(items);
     Py_DECREF(merged);
     if (h->oauth_cb != NULL) {
-        char mech[64] = "";
-        size_t sz = sizeof(mech);
-        if (rd_kafka_conf_get(conf, "sasl.mechanisms", mech, &sz) == RD_KAFKA_CONF_OK &&
-            !strcmp(mech, "OAUTHBEARER"))
+        char mech[64];
+        if (cfl_conf_text(conf, "sasl.mechanisms", mech, sizeof(mech)) && !strcmp(mech, "OAUTHBEARER"))
             CFL_STORE_INT(&h->oauth_state, 1); /* the constructor waits for the first token */
     }
     cfl_handle_set_callbacks(h, conf);

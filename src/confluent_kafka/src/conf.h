@@ -10,4 +10,8 @@
  * (a key or value librdkafka refuses) set. */
 rd_kafka_conf_t *cfl_conf_build(Handle *h, cfl_state *st, PyObject *args, PyObject *kwargs);
 
+/* Property `name` of `conf` as text in `dest` (cut to size - 1 bytes; "" when unknown or unset).
+ * Returns the whole value's length: 0 for none, size or more when it was cut. */
+size_t cfl_conf_text(const rd_kafka_conf_t *conf, const char *name, char *dest, size_t size);
+
 #endif

@@ -1017,25 +1017,20 @@ void cfl_handle_set_callbacks(Handle *h, rd_kafka_conf_t *conf) {
  * librdkafka 2.x whose record layout that relies on, and with no interceptor plugin loaded (one
  * could attach headers to a record that has none on the wire). */
 static int peeking_is_safe(rd_kafka_conf_t *conf) {
-    char plugins[8] = "";
-    size_t size = sizeof(plugins);
-    rd_kafka_conf_res_t res = rd_kafka_conf_get(conf, "plugin.library.paths", plugins, &size);
-    int no_plugins = res != RD_KAFKA_CONF_OK || plugins[0] == '\0';
-    return no_plugins && rd_kafka_version() < 0x03000000;
+    char plugins[8];
+    return cfl_conf_text(conf, "plugin.library.paths", plugins, sizeof(plugins)) == 0 &&
+           rd_kafka_version() < 0x03000000;
 }
 
 /* Whether a consumer of this configuration rebalances incrementally, as librdkafka decides it:
  * always under the consumer group protocol (KIP-848); under the classic one when its assignors are
  * cooperative (librdkafka refuses a mix of cooperative and eager assignors). */
 static int rebalances_incrementally(rd_kafka_conf_t *conf) {
-    char value[256] = "";
-    size_t size = sizeof(value);
-    if (rd_kafka_conf_get(conf, "group.protocol", value, &size) == RD_KAFKA_CONF_OK && !strcmp(value, "consumer"))
+    char value[256];
+    if (cfl_conf_text(conf, "group.protocol", value, sizeof(value)) && !strcmp(value, "consumer"))
         return 1;
-    size = sizeof(value);
-    value[0] = '\0';
-    return rd_kafka_conf_get(conf, "partition.assignment.strategy", value, &size) == RD_KAFKA_CONF_OK &&
-           strstr(value, "cooperative") != NULL;
+    cfl_conf_text(conf, "partition.assignment.strategy", value, sizeof(value));
+    return strstr(value, "cooperative") != NULL;
 }
 
 /* 0 for a Producer, 1 for a Consumer (or subclasses), -1 for another client type (AdminClient),
